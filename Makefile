@@ -1,0 +1,43 @@
+# Two commands for a newcomer: `make demo` and `make test`. Everything else is optional.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-dev
+
+.PHONY: demo test lint typecheck bench lock clean install
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
+
+# Install the pinned dependencies (requirements-dev.lock), then the project itself
+# without re-resolving, so every machine gets exactly the locked versions.
+$(STAMP): $(BIN)/python requirements-dev.lock pyproject.toml
+	$(BIN)/python -m pip install --quiet -r requirements-dev.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/undercroft demo
+
+test: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy src
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_core.py
+
+# Re-pin: resolve the newest allowed versions in a scratch venv and freeze them.
+lock:
+	rm -rf .lockvenv
+	$(PYTHON) -m venv .lockvenv
+	.lockvenv/bin/python -m pip install --quiet --upgrade "pip>=24"
+	.lockvenv/bin/python -m pip install --quiet "hatchling>=1.25" ".[dev]"
+	.lockvenv/bin/python -m pip freeze --exclude undercroft | sort -f > requirements-dev.lock
+	rm -rf .lockvenv
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

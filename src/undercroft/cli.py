@@ -1,0 +1,177 @@
+"""The ``undercroft`` command line (typer + rich).
+
+Exit codes: 0 success; 1 the command ran and found problems it reports (none yet);
+2 a user mistake (bad argument, bad content file, bad log), explained in one paragraph
+that names the file, line and field, never with a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from undercroft import __version__
+from undercroft.core import catalogue
+from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
+
+app = typer.Typer(
+    name="undercroft",
+    help="A rules-exact simulation engine for dungeon games (crawl and keep).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+EXIT_USER_ERROR = 2
+
+
+def fail(message: str) -> NoReturn:
+    """Report a user mistake in one paragraph and exit 2."""
+    err.print(f"[bold red]error:[/bold red] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(EXIT_USER_ERROR)
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"undercroft {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """undercroft runs the crawl and keep dungeon rulesets exactly as written."""
+
+
+@app.command()
+def demo() -> None:
+    """Show the engine at work: a map, line of sight, a path and exact dice odds."""
+    from undercroft import demo as demo_module
+
+    demo_module.run(out)
+
+
+@app.command()
+def check(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Content files or folders of *.toml files to validate.")
+    ],
+) -> None:
+    """Validate content files (TOML) against their schema; mistakes name file:line:key."""
+    problems: list[str] = []
+    checked = 0
+    for root in paths:
+        if not root.exists():
+            fail(f"{root}: no such file or folder.")
+        for path in iter_content_files(root):
+            checked += 1
+            try:
+                check_file(path)
+            except ContentError as exc:
+                problems.extend(str(p) for p in exc.problems)
+    if problems:
+        for line in problems:
+            err.print(line, highlight=False, soft_wrap=True, markup=False)
+        fail(
+            f"{len(problems)} problem(s) in the content checked; each line above names "
+            "file:line: key: what is wrong (and the allowed values where there is a list). "
+            f"Known kinds of content file: {', '.join(sorted(kinds()))}."
+        )
+    out.print(f"ok: {checked} content file(s) valid")
+
+
+@app.command()
+def rules(
+    rule_id: Annotated[
+        str | None, typer.Argument(help="Show one rule or ruling by its ID.")
+    ] = None,
+    show_coverage: Annotated[
+        bool,
+        typer.Option("--coverage", help="List each rule with the code and tests citing it."),
+    ] = False,
+    ruleset: Annotated[str | None, typer.Option(help="Only 'crawl', 'keep' or 'rulings'.")] = None,
+    root: Annotated[
+        Path | None, typer.Option(help="The undercroft source folder (default: found upward).")
+    ] = None,
+) -> None:
+    """List the rule catalogue, show one rule, or report rule coverage."""
+    if ruleset not in (None, "crawl", "keep", "rulings"):
+        fail(f"--ruleset must be 'crawl', 'keep' or 'rulings', not {ruleset!r}.")
+    try:
+        base = catalogue.find_root(root, exact=root is not None)
+        report = catalogue.coverage(base) if show_coverage else None
+        all_rules = report.rules if report else catalogue.load_rules(base)
+    except catalogue.CatalogueError as exc:
+        fail(str(exc))
+    selected = {k: r for k, r in all_rules.items() if ruleset in (None, r.ruleset)}
+    if rule_id is not None:
+        rule = all_rules.get(rule_id.upper())
+        if rule is None:
+            fail(f"no rule {rule_id!r} in the catalogue; `undercroft rules` lists them all.")
+        out.print(f"[bold]{rule.id}[/bold] ({rule.file}:{rule.line})\n{rule.text}")
+        return
+    if report is None:
+        table = Table("rule", "title")
+        for rule in selected.values():
+            table.add_row(rule.id, rule.title)
+        out.print(table)
+        return
+    _print_coverage(report, selected)
+
+
+def _first_few(items: list[str], n: int = 3) -> str:
+    more = f" (+{len(items) - n} more)" if len(items) > n else ""
+    return ", ".join(items[:n]) + more
+
+
+def _print_coverage(report: catalogue.Coverage, selected: dict[str, catalogue.Rule]) -> None:
+    table = Table(title="Rule coverage", show_lines=False)
+    table.add_column("rule", no_wrap=True)
+    table.add_column("code", overflow="fold")
+    table.add_column("tests", overflow="fold")
+    for rid in selected:
+        code = report.code.get(rid, [])
+        tests = report.tests.get(rid, [])
+        code_text = _first_few([str(c) for c in code])
+        test_text = _first_few([f"{c.file}::{c.name}" for c in tests])
+        table.add_row(rid, code_text or "[red]-[/red]", test_text or "[red]-[/red]")
+    out.print(table)
+    uncited = [rid for rid in report.uncited() if rid in selected]
+    unknown = report.unknown()
+    if unknown:
+        out.print(
+            f"[yellow]Cited but not in the catalogue:[/yellow] {', '.join(unknown)}",
+            soft_wrap=True,
+        )
+    out.print(
+        f"Uncited ({len(uncited)}): {', '.join(uncited) if uncited else 'none'}", soft_wrap=True
+    )
+    for name in ("crawl", "keep", "rulings"):
+        ids = [rid for rid, r in selected.items() if r.ruleset == name]
+        if ids:
+            done = sum(report.covered(rid) for rid in ids)
+            out.print(f"{name}: {done}/{len(ids)} cited by code and tests")
+
+
+def main() -> None:
+    """Entry point of the ``undercroft`` script."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,372 @@
+"""The event log: frozen events, the JSON Lines writer and reader (a contract).
+
+A log is one JSON object a line, UTF-8 (``ARCHITECTURE.md``, "The event log"; every
+type and field is documented in ``docs/events.md``):
+
+* line 1, the :class:`Header`: ruleset, version, seed, scenario, options, and every actor
+  present at the start with its profile;
+* then one line per event: ``seq`` (0, 1, 2, ...), ``time``, ``type``, ``rules`` (the rule
+  IDs that decided it), then the event's own fields;
+* last, the :class:`Summary` with the run's headline results.
+
+Serialisation is deterministic (fixed key order, compact separators, no NaN), so the same
+run gives a byte-identical file in any process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Literal, Protocol
+
+JsonDict = dict[str, Any]
+RESERVED = frozenset({"seq", "time", "type", "rules"})
+MINUTES_PER_DAY = 24 * 60
+
+
+class LogFormatError(ValueError):
+    """A log file that does not follow the contract; names the file and line."""
+
+    def __init__(self, path: str, line: int, message: str) -> None:
+        self.path = path
+        self.line = line
+        super().__init__(f"{path}:{line}: {message}")
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlTime:
+    """When a crawl event happened: the turn and the step of the turn or combat sequence."""
+
+    turn: int
+    step: str
+
+    def to_json(self) -> JsonDict:
+        return {"turn": self.turn, "step": self.step}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class KeepTime:
+    """When a keep event happened, in game minutes; day 1 starts at minute 0."""
+
+    minute: int
+
+    @property
+    def day(self) -> int:
+        return self.minute // MINUTES_PER_DAY + 1
+
+    @property
+    def hour(self) -> int:
+        return (self.minute % MINUTES_PER_DAY) // 60
+
+    def to_json(self) -> JsonDict:
+        return {"minute": self.minute, "day": self.day, "hour": self.hour}
+
+
+Time = CrawlTime | KeepTime
+
+
+def time_from_json(data: Any) -> Time:
+    if isinstance(data, dict):
+        if isinstance(data.get("turn"), int) and isinstance(data.get("step"), str):
+            return CrawlTime(data["turn"], data["step"])
+        if isinstance(data.get("minute"), int):
+            return KeepTime(data["minute"])
+    raise ValueError(f"time must be {{turn, step}} or {{minute, day, hour}}, got {data!r}")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened: its type, the rules that decided it, and its fields.
+
+    Build the core kinds with :func:`undercroft.core.dice.roll_event`,
+    :func:`undercroft.core.dice.chance_event` and :func:`fight_event`. ``fields`` is to be
+    treated as read-only.
+    """
+
+    type: str
+    rules: tuple[str, ...]
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        clash = RESERVED.intersection(self.fields)
+        if clash:
+            raise ValueError(f"event fields may not be named {sorted(clash)}")
+        if self.type in ("header", "summary"):
+            raise ValueError(f"{self.type!r} is a log line of its own, not an event type")
+
+
+def fight_event(
+    *,
+    rules: Iterable[str],
+    hero: str,
+    monster: str,
+    hero_score: int,
+    monster_score: int,
+    hero_modifiers: Mapping[str, int],
+    monster_modifiers: Mapping[str, int],
+    hero_dice: tuple[int, int],
+    monster_dice: tuple[int, int],
+    hero_stamina: int,
+    monster_stamina: int,
+    winner: Literal["hero", "monster"] | None,
+    casting: bool = False,
+) -> Event:
+    """A crawl ``fight`` event with exactly the contract's fields.
+
+    ``casting`` adds the note for a caster who took double ones in the fight.
+    """
+    fields: JsonDict = {
+        "hero": hero,
+        "monster": monster,
+        "hero_score": hero_score,
+        "monster_score": monster_score,
+        "hero_modifiers": dict(hero_modifiers),
+        "monster_modifiers": dict(monster_modifiers),
+        "hero_dice": list(hero_dice),
+        "monster_dice": list(monster_dice),
+        "hero_stamina": hero_stamina,
+        "monster_stamina": monster_stamina,
+        "winner": winner,
+    }
+    if casting:
+        fields["casting"] = True
+    return Event("fight", tuple(rules), fields)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """An event as placed in a log: its sequence number and time."""
+
+    seq: int
+    time: Time
+    event: Event
+
+    def to_json(self) -> JsonDict:
+        out: JsonDict = {
+            "seq": self.seq,
+            "time": self.time.to_json(),
+            "type": self.event.type,
+            "rules": list(self.event.rules),
+        }
+        out.update(self.event.fields)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LogEntry:
+        for key, kind in (("seq", int), ("type", str), ("rules", list)):
+            if not isinstance(data.get(key), kind):
+                raise ValueError(f"field {key!r} is missing or not a {kind.__name__}")
+        fields = {k: v for k, v in data.items() if k not in RESERVED}
+        event = Event(data["type"], tuple(data["rules"]), fields)
+        return cls(data["seq"], time_from_json(data.get("time")), event)
+
+
+@dataclass(frozen=True)
+class Actor:
+    """An actor present at the start of a run, with its profile for the header."""
+
+    id: str
+    kind: str
+    profile: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> JsonDict:
+        out: JsonDict = {"id": self.id, "kind": self.kind}
+        out.update(self.profile)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Actor:
+        profile = {k: v for k, v in data.items() if k not in ("id", "kind")}
+        return cls(str(data["id"]), str(data["kind"]), profile)
+
+
+@dataclass(frozen=True)
+class Header:
+    """Line 1 of a log."""
+
+    ruleset: Literal["crawl", "keep", "core"]
+    version: str
+    seed: int
+    scenario: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    actors: tuple[Actor, ...] = ()
+
+    def to_json(self) -> JsonDict:
+        return {
+            "type": "header",
+            "ruleset": self.ruleset,
+            "version": self.version,
+            "seed": self.seed,
+            "scenario": self.scenario,
+            "options": dict(self.options),
+            "actors": [a.to_json() for a in self.actors],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Header:
+        if data.get("type") != "header":
+            raise ValueError("the first line must be the header (type 'header')")
+        if data.get("ruleset") not in ("crawl", "keep", "core"):
+            raise ValueError("header field 'ruleset' must be 'crawl', 'keep' or 'core'")
+        return cls(
+            ruleset=data["ruleset"],
+            version=str(data.get("version", "")),
+            seed=int(data.get("seed", 0)),
+            scenario=str(data.get("scenario", "")),
+            options=dict(data.get("options", {})),
+            actors=tuple(Actor.from_json(a) for a in data.get("actors", [])),
+        )
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The last line of a log: the run's headline results."""
+
+    results: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> JsonDict:
+        out: JsonDict = {"type": "summary"}
+        out.update(self.results)
+        return out
+
+
+def dumps(obj: Mapping[str, Any]) -> str:
+    """One log line: compact, key order as built, UTF-8 text, strict JSON."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class EventSink(Protocol):
+    """Where engines send events. ``enabled`` False lets them skip building events."""
+
+    enabled: bool
+
+    def emit(self, time: Time, event: Event) -> None: ...
+
+
+class NullLog:
+    """A sink that keeps nothing (for fast batch runs with the log off)."""
+
+    enabled = False
+
+    def emit(self, time: Time, event: Event) -> None:
+        return None
+
+
+@dataclass
+class EventLog:
+    """An in-memory log: a header, entries numbered as they come, and a summary."""
+
+    header: Header
+    entries: list[LogEntry] = field(default_factory=list)
+    summary: Summary | None = None
+    enabled: bool = True
+
+    def emit(self, time: Time, event: Event) -> None:
+        self.entries.append(LogEntry(len(self.entries), time, event))
+
+    def close(self, summary: Mapping[str, Any]) -> None:
+        self.summary = Summary(dict(summary))
+
+    def lines(self) -> Iterator[str]:
+        yield dumps(self.header.to_json())
+        for entry in self.entries:
+            yield dumps(entry.to_json())
+        if self.summary is not None:
+            yield dumps(self.summary.to_json())
+
+    def text(self) -> str:
+        return "".join(line + "\n" for line in self.lines())
+
+    def write(self, path: str | Path) -> None:
+        """Write the whole log to ``path`` atomically (a reader never sees half a file)."""
+        write_text_atomic(Path(path), self.text())
+
+    def of_type(self, kind: str) -> list[LogEntry]:
+        return [e for e in self.entries if e.event.type == kind]
+
+
+class StreamingLog:
+    """A log written line by line as events come, for long runs.
+
+    Lines go to ``PATH.partial``; :meth:`close` writes the summary and renames it into
+    place, so ``PATH`` only ever holds a complete log.
+    """
+
+    enabled = True
+
+    def __init__(self, path: str | Path, header: Header) -> None:
+        self.path = Path(path)
+        self._partial = self.path.with_name(self.path.name + ".partial")
+        self._file: IO[str] = open(self._partial, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        self._seq = 0
+        self._file.write(dumps(header.to_json()) + "\n")
+
+    def emit(self, time: Time, event: Event) -> None:
+        self._file.write(dumps(LogEntry(self._seq, time, event).to_json()) + "\n")
+        self._seq += 1
+
+    def close(self, summary: Mapping[str, Any]) -> None:
+        self._file.write(dumps(Summary(dict(summary)).to_json()) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._file.close()
+        os.replace(self._partial, self.path)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder and a rename."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def read_log(path: str | Path) -> EventLog:
+    """Read a JSON Lines log back; a malformed line raises :class:`LogFormatError`."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LogFormatError(name, 0, f"cannot read the log: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(name, 0, f"the log is not UTF-8 text: {exc.reason}") from exc
+    lines = text.splitlines()
+    if not lines:
+        raise LogFormatError(name, 1, "the log is empty; line 1 must be the header")
+    parsed: list[Any] = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            parsed.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise LogFormatError(name, number, f"not JSON: {exc.msg}") from exc
+        if not isinstance(parsed[-1], dict):
+            raise LogFormatError(name, number, "each line must be a JSON object")
+    try:
+        log = EventLog(Header.from_json(parsed[0]))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise LogFormatError(name, 1, str(exc)) from exc
+    for number, data in enumerate(parsed[1:], start=2):
+        if data.get("type") == "summary":
+            if number != len(parsed):
+                raise LogFormatError(name, number, "the summary must be the last line")
+            log.summary = Summary({k: v for k, v in data.items() if k != "type"})
+            break
+        try:
+            entry = LogEntry.from_json(data)
+        except ValueError as exc:
+            raise LogFormatError(name, number, str(exc)) from exc
+        if entry.seq != len(log.entries):
+            raise LogFormatError(
+                name, number, f"seq {entry.seq} out of order, expected {len(log.entries)}"
+            )
+        log.entries.append(entry)
+    return log

@@ -1,0 +1,417 @@
+"""The square grid both rulesets play on, held in numpy arrays.
+
+Arrays are indexed ``[y, x]`` (row, column): row 0 is the top row of a drawn map, which is
+the Dungeon Master's edge in crawl (its board order counts rows from there). Positions are the
+small value type :class:`Pos` with ``x`` (column) and ``y`` (row).
+
+Map notation
+------------
+A map is drawn one character per tile, one text line per row; every row has the same
+width. ``docs/core.md`` ("Map notation") is the reference; in short:
+
+====  ==========================================================================
+char  tile
+====  ==========================================================================
+``#``  wall
+``.``  floor
+``+``  closed door (not yet opened in crawl; closed in keep)
+``'``  open door
+``&``  locked door (closed, lock armed, keep)
+``X``  blockage (rubble: blocks movement and sight, C-LOS-01)
+``T``  furniture (blocks movement, not sight, C-LOS-01)
+``~``  water (floor that can be waded)
+``:``  dark floor
+``a``-``z``, ``0``-``9``, ``@``  floor carrying a named marker (start squares, test points)
+====  ==========================================================================
+
+Named areas (rooms and corridors) come from a second drawing of the same size in which
+each character is an area key (``.``, ``#`` and space mean "no area").
+
+>>> g = Grid.from_text('''
+... #####
+... #a.+#
+... #####
+... ''')
+>>> g.width, g.height, g.markers["a"]
+(5, 3, Pos(x=1, y=1))
+>>> g.door_at(Pos(3, 1))
+<DoorState.CLOSED: 1>
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+BoolArray = NDArray[np.bool_]
+
+
+class MapError(ValueError):
+    """A map drawing or area drawing that cannot be read; names the row and column."""
+
+    def __init__(self, message: str, *, row: int | None = None, column: int | None = None):
+        self.row = row
+        self.column = column
+        where = ""
+        if row is not None:
+            where = f"map row {row + 1}" + (f", column {column + 1}" if column is not None else "")
+            where += ": "
+        super().__init__(where + message)
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Pos:
+    """A square on the grid: ``x`` counts columns from the left, ``y`` rows from the top."""
+
+    x: int
+    y: int
+
+    def __str__(self) -> str:
+        return f"({self.x},{self.y})"
+
+    def offset(self, dx: int, dy: int) -> Pos:
+        return Pos(self.x + dx, self.y + dy)
+
+    def orthogonal(self) -> tuple[Pos, Pos, Pos, Pos]:
+        """The four squares sharing an edge with this one (C-DIST-01: no diagonal steps)."""
+        x, y = self.x, self.y
+        return (Pos(x, y - 1), Pos(x + 1, y), Pos(x, y + 1), Pos(x - 1, y))
+
+    def manhattan(self, other: Pos) -> int:
+        """Squares counted orthogonally on an empty board (C-DIST-01 with nothing in the way)."""
+        return abs(self.x - other.x) + abs(self.y - other.y)
+
+    def chebyshev(self, other: Pos) -> int:
+        """King-move distance, used for keep radii (R-K-DIST-01)."""
+        return max(abs(self.x - other.x), abs(self.y - other.y))
+
+    def is_adjacent(self, other: Pos) -> bool:
+        """Orthogonally adjacent (who fights whom, who can disarm)."""
+        return self.manhattan(other) == 1
+
+    @property
+    def index(self) -> tuple[int, int]:
+        """The numpy index ``(row, column)`` of this square."""
+        return (self.y, self.x)
+
+
+class Terrain(enum.IntEnum):
+    """What a tile is made of. Doors carry a separate :class:`DoorState`."""
+
+    FLOOR = 0
+    """Open ground: walkable, transparent."""
+    WALL = 1
+    """Solid rock: blocks movement and sight."""
+    DOOR = 2
+    """A doorway holding a door; whether it blocks depends on its :class:`DoorState`."""
+    BLOCKAGE = 3
+    """Rubble or a sealed passage: blocks movement and sight (C-LOS-01)."""
+
+
+class DoorState(enum.IntEnum):
+    """The state of the door on a :attr:`Terrain.DOOR` tile."""
+
+    NONE = 0
+    """Not a door tile."""
+    CLOSED = 1
+    """Closed (in crawl: not yet opened). Blocks sight (C-LOS-01)."""
+    OPEN = 2
+    """Open: walkable and transparent."""
+    LOCKED = 3
+    """Closed with an armed lock (keep). Blocks sight."""
+
+
+@dataclass(frozen=True, slots=True)
+class AreaInfo:
+    """A named room or corridor."""
+
+    name: str
+    kind: str = "room"
+    """``room`` or ``corridor`` (crawl patrols appear in corridors)."""
+
+
+_TERRAIN_CHARS: Mapping[str, tuple[Terrain, DoorState]] = {
+    "#": (Terrain.WALL, DoorState.NONE),
+    ".": (Terrain.FLOOR, DoorState.NONE),
+    "+": (Terrain.DOOR, DoorState.CLOSED),
+    "'": (Terrain.DOOR, DoorState.OPEN),
+    "&": (Terrain.DOOR, DoorState.LOCKED),
+    "X": (Terrain.BLOCKAGE, DoorState.NONE),
+    "T": (Terrain.FLOOR, DoorState.NONE),
+    "~": (Terrain.FLOOR, DoorState.NONE),
+    ":": (Terrain.FLOOR, DoorState.NONE),
+}
+_MARKER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@")
+MAP_CHARS = "".join(_TERRAIN_CHARS) + "a-z 0-9 @"
+_NO_AREA = frozenset(".# ")
+
+
+def _rows(text: str) -> list[str]:
+    """Split a drawing into rows, dropping the blank lines a TOML triple-quote leaves."""
+    rows = text.split("\n")
+    while rows and not rows[0].strip():
+        rows.pop(0)
+    while rows and not rows[-1].strip():
+        rows.pop()
+    return [row.rstrip("\r") for row in rows]
+
+
+@dataclass(eq=False)
+class Grid:
+    """A square-grid map: terrain, doors, furniture, water, darkness and named areas.
+
+    Every mutation goes through a method that bumps :attr:`version`, so sight and path
+    caches know when to recompute.
+    """
+
+    terrain: NDArray[np.uint8]
+    door: NDArray[np.uint8]
+    furniture: BoolArray
+    water: BoolArray
+    dark: BoolArray
+    area: NDArray[np.int16]
+    areas: list[AreaInfo] = field(default_factory=list)
+    markers: dict[str, Pos] = field(default_factory=dict)
+    version: int = 0
+
+    # -- construction ---------------------------------------------------------------
+
+    @classmethod
+    def empty(cls, width: int, height: int) -> Grid:
+        """An all-floor grid of the given size."""
+        if width <= 0 or height <= 0:
+            raise MapError(f"a map needs a positive size, got {width}x{height}")
+        shape = (height, width)
+        return cls(
+            terrain=np.zeros(shape, np.uint8),
+            door=np.zeros(shape, np.uint8),
+            furniture=np.zeros(shape, np.bool_),
+            water=np.zeros(shape, np.bool_),
+            dark=np.zeros(shape, np.bool_),
+            area=np.full(shape, -1, np.int16),
+        )
+
+    @classmethod
+    def from_text(
+        cls,
+        text: str,
+        *,
+        areas: str | None = None,
+        area_info: Mapping[str, AreaInfo] | None = None,
+    ) -> Grid:
+        """Read a map drawn in the map notation (see the module docstring)."""
+        rows = _rows(text)
+        if not rows:
+            raise MapError("the map drawing is empty")
+        width = len(rows[0])
+        for r, row in enumerate(rows):
+            if len(row) != width:
+                raise MapError(
+                    f"every row must be {width} characters wide like the first, "
+                    f"this one is {len(row)}",
+                    row=r,
+                )
+        grid = cls.empty(width, len(rows))
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                grid._set_from_char(ch, r, c)
+        if areas is not None:
+            grid._read_areas(areas, area_info or {})
+        return grid
+
+    def _set_from_char(self, ch: str, r: int, c: int) -> None:
+        if ch in _MARKER_CHARS:
+            if ch in self.markers:
+                raise MapError(f"marker {ch!r} is used twice", row=r, column=c)
+            self.markers[ch] = Pos(c, r)
+            return
+        if ch not in _TERRAIN_CHARS:
+            raise MapError(f"unknown map character {ch!r}; allowed: {MAP_CHARS}", row=r, column=c)
+        terrain, door = _TERRAIN_CHARS[ch]
+        self.terrain[r, c] = terrain
+        self.door[r, c] = door
+        self.furniture[r, c] = ch == "T"
+        self.water[r, c] = ch == "~"
+        self.dark[r, c] = ch == ":"
+
+    def _read_areas(self, text: str, info: Mapping[str, AreaInfo]) -> None:
+        rows = _rows(text)
+        if len(rows) != self.height:
+            raise MapError(f"the area drawing has {len(rows)} rows, the map has {self.height}")
+        keys: dict[str, int] = {}
+        for r, row in enumerate(rows):
+            if len(row) != self.width:
+                raise MapError(
+                    f"area rows must be {self.width} characters wide, this one is {len(row)}",
+                    row=r,
+                )
+            for c, ch in enumerate(row):
+                if ch in _NO_AREA:
+                    continue
+                if ch not in keys:
+                    keys[ch] = len(self.areas)
+                    self.areas.append(info.get(ch, AreaInfo(name=ch)))
+                self.area[r, c] = keys[ch]
+
+    # -- reading --------------------------------------------------------------------
+
+    @property
+    def width(self) -> int:
+        return int(self.terrain.shape[1])
+
+    @property
+    def height(self) -> int:
+        return int(self.terrain.shape[0])
+
+    def in_bounds(self, pos: Pos) -> bool:
+        return 0 <= pos.x < self.width and 0 <= pos.y < self.height
+
+    def positions(self) -> Iterator[Pos]:
+        """Every square, row by row from the top (crawl's board order)."""
+        for y in range(self.height):
+            for x in range(self.width):
+                yield Pos(x, y)
+
+    def neighbours(self, pos: Pos) -> list[Pos]:
+        """The orthogonal neighbours inside the map (C-DIST-01)."""
+        return [p for p in pos.orthogonal() if self.in_bounds(p)]
+
+    def terrain_at(self, pos: Pos) -> Terrain:
+        return Terrain(int(self.terrain[pos.y, pos.x]))
+
+    def door_at(self, pos: Pos) -> DoorState:
+        return DoorState(int(self.door[pos.y, pos.x]))
+
+    def is_door(self, pos: Pos) -> bool:
+        return bool(self.terrain[pos.y, pos.x] == Terrain.DOOR)
+
+    def area_at(self, pos: Pos) -> AreaInfo | None:
+        index = int(self.area[pos.y, pos.x])
+        return self.areas[index] if index >= 0 else None
+
+    def area_named(self, name: str) -> int:
+        """The index of the area with this name; ``KeyError`` names the known ones."""
+        for i, info in enumerate(self.areas):
+            if info.name == name:
+                return i
+        known = ", ".join(a.name for a in self.areas) or "none"
+        raise KeyError(f"no area named {name!r}; known areas: {known}")
+
+    def squares_of(self, name: str) -> list[Pos]:
+        """The squares of a named area, in board order."""
+        ys, xs = np.nonzero(self.area == self.area_named(name))
+        return [Pos(int(x), int(y)) for y, x in zip(ys, xs, strict=True)]
+
+    def opaque(self) -> BoolArray:
+        """Squares that block sight (C-LOS-01): walls, blockages, closed or locked doors.
+
+        Furniture, water, darkness and bodies never block sight.
+        """
+        t = self.terrain
+        closed_door = (t == Terrain.DOOR) & (self.door != DoorState.OPEN)
+        result: BoolArray = (t == Terrain.WALL) | (t == Terrain.BLOCKAGE) | closed_door
+        return result
+
+    def transparency(self) -> BoolArray:
+        """The complement of :meth:`opaque`, in the form python-tcod's FOV takes."""
+        result: BoolArray = ~self.opaque()
+        return result
+
+    def is_opaque(self, pos: Pos) -> bool:
+        t = self.terrain[pos.y, pos.x]
+        if t == Terrain.WALL or t == Terrain.BLOCKAGE:
+            return True
+        return bool(t == Terrain.DOOR and self.door[pos.y, pos.x] != DoorState.OPEN)
+
+    def solid(self) -> BoolArray:
+        """Squares no figure may ever stand on: walls, blockages and furniture (C-LOS-01)."""
+        t = self.terrain
+        result: BoolArray = (t == Terrain.WALL) | (t == Terrain.BLOCKAGE) | self.furniture
+        return result
+
+    # -- changing -------------------------------------------------------------------
+
+    def set_door(self, pos: Pos, state: DoorState) -> None:
+        """Change a door's state (opened, closed, locked)."""
+        if not self.is_door(pos):
+            raise MapError(f"there is no door at {pos}")
+        if state is DoorState.NONE:
+            raise MapError("a door tile needs a door state other than NONE")
+        self.door[pos.y, pos.x] = state
+        self.version += 1
+
+    def set_terrain(self, pos: Pos, terrain: Terrain, door: DoorState = DoorState.NONE) -> None:
+        """Dig, wall up, block or place a door on a square."""
+        if (terrain is Terrain.DOOR) != (door is not DoorState.NONE):
+            raise MapError("a door tile needs a door state, and only a door tile has one")
+        self.terrain[pos.y, pos.x] = terrain
+        self.door[pos.y, pos.x] = door
+        self.version += 1
+
+    def set_furniture(self, pos: Pos, present: bool = True) -> None:
+        self.furniture[pos.y, pos.x] = present
+        self.version += 1
+
+    def copy(self) -> Grid:
+        return Grid(
+            terrain=self.terrain.copy(),
+            door=self.door.copy(),
+            furniture=self.furniture.copy(),
+            water=self.water.copy(),
+            dark=self.dark.copy(),
+            area=self.area.copy(),
+            areas=list(self.areas),
+            markers=dict(self.markers),
+            version=self.version,
+        )
+
+    # -- writing --------------------------------------------------------------------
+
+    def char_at(self, pos: Pos) -> str:
+        """The map-notation character of a square (markers not included)."""
+        terrain = self.terrain_at(pos)
+        if terrain is Terrain.WALL:
+            return "#"
+        if terrain is Terrain.BLOCKAGE:
+            return "X"
+        if terrain is Terrain.DOOR:
+            return {DoorState.CLOSED: "+", DoorState.OPEN: "'", DoorState.LOCKED: "&"}[
+                self.door_at(pos)
+            ]
+        if self.furniture[pos.y, pos.x]:
+            return "T"
+        if self.water[pos.y, pos.x]:
+            return "~"
+        if self.dark[pos.y, pos.x]:
+            return ":"
+        return "."
+
+    def to_text(self, *, markers: bool = True) -> str:
+        """The map in map notation; :meth:`from_text` reads it back to an equal grid."""
+        rows = [[self.char_at(Pos(x, y)) for x in range(self.width)] for y in range(self.height)]
+        if markers:
+            for name, pos in self.markers.items():
+                rows[pos.y][pos.x] = name
+        return "\n".join("".join(row) for row in rows) + "\n"
+
+    def same_layout(self, other: Grid) -> bool:
+        """True if both grids hold the same tiles, areas and markers (version ignored)."""
+        return (
+            all(
+                np.array_equal(a, b)
+                for a, b in (
+                    (self.terrain, other.terrain),
+                    (self.door, other.door),
+                    (self.furniture, other.furniture),
+                    (self.water, other.water),
+                    (self.dark, other.dark),
+                    (self.area, other.area),
+                )
+            )
+            and self.areas == other.areas
+            and self.markers == other.markers
+        )

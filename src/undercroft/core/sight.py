@@ -1,0 +1,151 @@
+"""Line of sight, field of view and the stricter line of fire.
+
+Sight (C-LOS-01, ruling R-CORE-LOS-01) uses python-tcod's *symmetric shadowcasting*: a
+square is seen when its centre is visible from the viewer's centre, walls and doors are
+lit when any part is visible, and the relation is symmetric (A sees B exactly when B
+sees A). Symmetry matters because the rules ask "can these two see each other" (guards
+noticing heroes, keep perception); tcod's default and older
+algorithms are not symmetric. Opaque squares are walls, blockages and closed or locked
+doors; furniture and bodies never block sight.
+
+Line of fire (K-RNG-02, ruling R-CORE-LOF-01) is stricter: the straight segment between
+the two square centres must not touch any opaque square, counting both squares beside a
+corner the segment passes exactly through (a *supercover* line). So a wall corner stops
+a shot even where shadowcasting lets one see past it. A line of fire also needs sight,
+so it is never more permissive than sight. Bodies never block a shot (K-RNG-03).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import numpy as np
+import tcod.constants
+import tcod.map
+
+from undercroft.core.grid import BoolArray, Grid, Pos
+
+FOV_ALGORITHM = tcod.constants.FOV_SYMMETRIC_SHADOWCAST
+
+
+def field_of_view(grid: Grid, origin: Pos, radius: int = 0) -> BoolArray:
+    """The squares visible from ``origin`` as a ``[y, x]`` bool array (C-LOS-01).
+
+    ``radius`` 0 means unlimited. The origin always sees itself.
+    """
+    return _fov(grid.transparency(), origin, radius)
+
+
+def _fov(transparency: BoolArray, origin: Pos, radius: int) -> BoolArray:
+    result: BoolArray = tcod.map.compute_fov(
+        transparency, origin.index, radius=radius, light_walls=True, algorithm=FOV_ALGORITHM
+    )
+    return result
+
+
+def visible_squares(grid: Grid, origin: Pos, radius: int = 0) -> frozenset[Pos]:
+    """The set of squares visible from ``origin`` (C-LOS-01)."""
+    ys, xs = np.nonzero(field_of_view(grid, origin, radius))
+    return frozenset(Pos(int(x), int(y)) for y, x in zip(ys, xs, strict=True))
+
+
+def can_see(grid: Grid, a: Pos, b: Pos) -> bool:
+    """Whether ``a`` and ``b`` see each other (C-LOS-01; symmetric by R-CORE-LOS-01)."""
+    return bool(field_of_view(grid, a)[b.y, b.x])
+
+
+def supercover(a: Pos, b: Pos) -> list[Pos]:
+    """Every square the segment between the centres of ``a`` and ``b`` enters or touches.
+
+    Where the segment passes exactly through a corner shared by four squares, both side
+    squares are included (R-CORE-LOF-01). Exact integer arithmetic, no floating point.
+
+    >>> supercover(Pos(0, 0), Pos(2, 2))
+    [Pos(x=0, y=0), Pos(x=1, y=0), Pos(x=0, y=1), Pos(x=1, y=1), Pos(x=2, y=1), Pos(x=1, y=2), Pos(x=2, y=2)]
+    """  # noqa: E501
+    nx, ny = abs(b.x - a.x), abs(b.y - a.y)
+    sx = 1 if b.x > a.x else -1
+    sy = 1 if b.y > a.y else -1
+    x, y = a.x, a.y
+    ix = iy = 0
+    cells = [a]
+    while ix < nx or iy < ny:
+        # Compare where the segment next crosses a vertical edge, (0.5 + ix) / nx, with
+        # where it next crosses a horizontal edge, (0.5 + iy) / ny, cross-multiplied.
+        decision = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx
+        if decision == 0:
+            cells.append(Pos(x + sx, y))
+            cells.append(Pos(x, y + sy))
+            x += sx
+            y += sy
+            ix += 1
+            iy += 1
+        elif decision < 0:
+            x += sx
+            ix += 1
+        else:
+            y += sy
+            iy += 1
+        cells.append(Pos(x, y))
+    return cells
+
+
+def line_of_fire(grid: Grid, a: Pos, b: Pos) -> bool:
+    """Whether a shot from ``a`` reaches ``b`` (K-RNG-02, R-CORE-LOF-01).
+
+    Needs sight, and no opaque square on or touching the segment between the centres.
+    Bodies do not block (K-RNG-03).
+    """
+    if a == b:
+        return True
+    if any(grid.is_opaque(p) for p in supercover(a, b)[1:-1]):
+        return False
+    return can_see(grid, a, b)
+
+
+class Sight:
+    """Cached sight queries on one grid; the cache empties itself when the grid changes.
+
+    Field-of-view arrays are kept per origin (least recently used first out), so many
+    questions from the same viewer cost one shadowcast.
+    """
+
+    def __init__(self, grid: Grid, *, cache_size: int = 256) -> None:
+        self.grid = grid
+        self.cache_size = cache_size
+        self._version = -1
+        self._transparency: BoolArray = grid.transparency()
+        self._cache: OrderedDict[Pos, BoolArray] = OrderedDict()
+
+    def _fresh(self) -> None:
+        if self._version != self.grid.version:
+            self._version = self.grid.version
+            self._transparency = self.grid.transparency()
+            self._cache.clear()
+
+    def fov(self, origin: Pos) -> BoolArray:
+        """The unlimited field of view from ``origin`` (C-LOS-01)."""
+        self._fresh()
+        seen = self._cache.get(origin)
+        if seen is None:
+            seen = _fov(self._transparency, origin, 0)
+            self._cache[origin] = seen
+            if len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(origin)
+        return seen
+
+    def can_see(self, a: Pos, b: Pos) -> bool:
+        """Whether ``a`` and ``b`` see each other (C-LOS-01)."""
+        return bool(self.fov(a)[b.y, b.x])
+
+    def line_of_fire(self, a: Pos, b: Pos) -> bool:
+        """Whether a shot from ``a`` reaches ``b`` (K-RNG-02)."""
+        if a == b:
+            return True
+        self._fresh()
+        opaque = ~self._transparency
+        if any(opaque[p.y, p.x] for p in supercover(a, b)[1:-1]):
+            return False
+        return self.can_see(a, b)

@@ -1,0 +1,102 @@
+"""The grid and its map notation."""
+
+from __future__ import annotations
+
+import pytest
+
+from undercroft.core.grid import AreaInfo, DoorState, Grid, MapError, Pos, Terrain
+
+ROOM = """
+#######
+#a..T.#
+#.~.:.+
+#..X..'
+###&###
+"""
+
+
+def test_notation_reads_every_tile_kind() -> None:
+    g = Grid.from_text(ROOM)
+    assert (g.width, g.height) == (7, 5)
+    assert g.markers == {"a": Pos(1, 1)}
+    assert g.terrain_at(Pos(0, 0)) is Terrain.WALL
+    assert g.terrain_at(Pos(3, 3)) is Terrain.BLOCKAGE
+    assert g.door_at(Pos(6, 2)) is DoorState.CLOSED
+    assert g.door_at(Pos(6, 3)) is DoorState.OPEN
+    assert g.door_at(Pos(3, 4)) is DoorState.LOCKED
+    assert bool(g.furniture[1, 4]) and bool(g.water[2, 2]) and bool(g.dark[2, 4])
+
+
+def test_notation_round_trips() -> None:
+    g = Grid.from_text(ROOM)
+    assert g.to_text() == ROOM.lstrip("\n")
+    assert Grid.from_text(g.to_text()).same_layout(g)
+
+
+def test_ragged_rows_are_refused_naming_the_row() -> None:
+    with pytest.raises(MapError, match="map row 2: every row must be 3 characters"):
+        Grid.from_text("###\n##\n")
+
+
+def test_unknown_character_names_row_and_column() -> None:
+    with pytest.raises(MapError, match=r"map row 1, column 2: unknown map character '\?'"):
+        Grid.from_text("#?#")
+
+
+def test_marker_twice_is_refused() -> None:
+    with pytest.raises(MapError, match="marker 'a' is used twice"):
+        Grid.from_text("a.a")
+
+
+def test_neighbours_are_orthogonal_and_inside_the_map() -> None:
+    g = Grid.empty(3, 3)
+    assert sorted(g.neighbours(Pos(0, 0))) == [Pos(0, 1), Pos(1, 0)]
+    assert sorted(g.neighbours(Pos(1, 1))) == [Pos(0, 1), Pos(1, 0), Pos(1, 2), Pos(2, 1)]
+
+
+def test_distances_on_positions() -> None:
+    assert Pos(0, 0).manhattan(Pos(3, 4)) == 7
+    assert Pos(0, 0).chebyshev(Pos(3, 4)) == 4
+    assert Pos(2, 2).is_adjacent(Pos(2, 3))
+    assert not Pos(2, 2).is_adjacent(Pos(3, 3))
+
+
+@pytest.mark.rule("C-LOS-01")
+def test_opaque_squares_are_walls_blockages_and_shut_doors() -> None:
+    g = Grid.from_text(ROOM)
+    opaque = {p for p in g.positions() if g.is_opaque(p)}
+    assert Pos(3, 3) in opaque  # blockage
+    assert Pos(6, 2) in opaque and Pos(3, 4) in opaque  # closed and locked doors
+    assert Pos(6, 3) not in opaque  # open door
+    assert Pos(4, 1) not in opaque  # furniture
+    assert {p for p in g.positions() if bool(g.opaque()[p.y, p.x])} == opaque
+
+
+def test_named_areas() -> None:
+    g = Grid.from_text(
+        """
+        #####
+        #...#
+        #.+.#
+        """.replace(" ", ""),
+        areas="""
+        #####
+        #AAc#
+        #A.c#
+        """.replace(" ", ""),
+        area_info={"A": AreaInfo("Hall"), "c": AreaInfo("Passage", "corridor")},
+    )
+    assert g.squares_of("Hall") == [Pos(1, 1), Pos(2, 1), Pos(1, 2)]
+    assert g.area_at(Pos(3, 2)) == AreaInfo("Passage", "corridor")
+    assert g.area_at(Pos(2, 2)) is None
+    with pytest.raises(KeyError, match="known areas: Hall, Passage"):
+        g.squares_of("Cellar")
+
+
+def test_changes_bump_the_version() -> None:
+    g = Grid.from_text(ROOM)
+    before = g.version
+    g.set_door(Pos(6, 2), DoorState.OPEN)
+    assert g.version == before + 1
+    with pytest.raises(MapError, match="no door"):
+        g.set_door(Pos(1, 1), DoorState.OPEN)

@@ -1,0 +1,85 @@
+"""The command line: exit codes, messages, no tracebacks for user mistakes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from undercroft import __version__
+from undercroft.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"undercroft {__version__}"
+
+
+def test_check_accepts_the_shipped_content() -> None:
+    result = runner.invoke(app, ["check", str(ROOT / "src" / "undercroft")])
+    assert result.exit_code == 0, result.output
+    assert "valid" in result.stdout
+
+
+def test_check_reports_file_line_key_and_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        'kind = "map"\nname = 3\ntiles = "#.#"\nlegend = { A = { name = "x", kind = "hall" } }\n'
+    )
+    result = runner.invoke(app, ["check", str(bad)])
+    assert result.exit_code == 2
+    assert f"{bad}:2: name: Input should be a valid string" in result.stderr
+    assert f"{bad}:4: legend.A" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_check_a_missing_path_exits_2(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["check", str(tmp_path / "nothing.toml")])
+    assert result.exit_code == 2
+    assert "no such file or folder" in result.stderr
+
+
+def test_unknown_option_exits_2() -> None:
+    result = runner.invoke(app, ["check", "--frobnicate"])
+    assert result.exit_code == 2
+
+
+@pytest.mark.rule("C-DIST-01", "C-LOS-01", "K-RNG-02")
+def test_rules_coverage_reports_the_core_rules_as_covered() -> None:
+    result = runner.invoke(app, ["rules", "--coverage", "--root", str(ROOT)], terminal_width=400)
+    assert result.exit_code == 0, result.output
+    uncited_line = next(line for line in result.stdout.splitlines() if line.startswith("Uncited"))
+    for rid in ("C-DIST-01", "C-LOS-01", "K-RNG-02"):
+        assert rid not in uncited_line
+        row = next(line for line in result.stdout.splitlines() if f" {rid} " in line)
+        assert "src/undercroft/core/" in row and "tests/" in row
+    assert "C-DOOR-01" in uncited_line  # the crawl engine is a later issue
+
+
+def test_rules_shows_one_rule_and_refuses_unknown_ids() -> None:
+    result = runner.invoke(app, ["rules", "C-DOOR-01", "--root", str(ROOT)])
+    assert result.exit_code == 0
+    assert "C-DOOR-01" in result.stdout and "docs/rules/crawl.md" in result.stdout
+    result = runner.invoke(app, ["rules", "C-NOPE-01", "--root", str(ROOT)])
+    assert result.exit_code == 2
+    assert "no rule" in result.stderr
+
+
+def test_rules_without_a_catalogue_exits_2(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["rules", "--root", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "holds no rule catalogue" in result.stderr
+    result = runner.invoke(app, ["rules", "--ruleset", "chess"])
+    assert result.exit_code == 2
+
+
+def test_demo_runs_and_explains_itself() -> None:
+    result = runner.invoke(app, ["demo"], terminal_width=100)
+    assert result.exit_code == 0, result.output
+    for text in ("What the hero sees", "Walking there", "a can shoot b: False", "287/432"):
+        assert text in result.stdout

@@ -1,0 +1,33 @@
+"""Documentation promises: every event type the code emits is documented."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def documented_types() -> set[str]:
+    text = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^### `([a-z_.]+)`", text, flags=re.MULTILINE))
+
+
+def emitted_types() -> set[str]:
+    found = {"header", "summary"}
+    for path in (ROOT / "src").rglob("*.py"):
+        found.update(re.findall(r'Event\(\s*"([a-z_.]+)"', path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_every_emitted_event_type_is_documented() -> None:
+    emitted = emitted_types()
+    assert {"roll", "chance", "fight"} <= emitted
+    missing = emitted - documented_types()
+    assert not missing, f"document these event types in docs/events.md: {sorted(missing)}"
+
+
+def test_readme_quickstart_has_the_two_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make demo" in readme and "make test" in readme
+    assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")

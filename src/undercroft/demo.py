@@ -78,11 +78,13 @@ def _fire_panel() -> Panel:
     a, b = corner.markers["a"], corner.markers["b"]
     sight = Sight(corner)
     line = supercover(a, b)
-    picture = draw(corner, path=line[1:-1], path_char="*", marks={a: "a", b: "b"})
+    touched = [p for p in line[1:-1] if not corner.is_opaque(p)]
+    picture = draw(corner, path=touched, path_char="*", marks={a: "a", b: "b"})
     text = (
         f"{picture}\n\na sees b: {sight.can_see(a, b)}   "
         f"a can shoot b: {sight.line_of_fire(a, b)}\n"
-        "The line (*) touches the wall's corner: sight passes, an arrow does not (K-RNG-02)."
+        "The straight line from a to b (*) touches the corner of the wall #: sight passes, "
+        "an arrow does not (K-RNG-02)."
     )
     return Panel(Text(text), title="Sight versus line of fire", expand=False)
 

@@ -1,0 +1,103 @@
+"""The machinery that runs the turn: tasks, pending decisions and their registries.
+
+The game advances by popping :class:`Task` objects off a stack. A task either does its
+work at once (and may push more tasks) or stops the game at a :class:`Pending`
+decision: a player's choice or a die roll (the CHANCE seat). ``State.apply`` hands the
+action to the handler registered for that decision, which again may push tasks, and the
+stack runs on. Tasks and decisions are plain data (a kind and a dict of JSON values), so
+a state can be cloned, saved and loaded at any decision point.
+
+Rule modules register their handlers with the decorators below; the state never needs
+to know which module handles what.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from undercroft.crawl.actions import Action
+    from undercroft.crawl.state import State
+
+
+class Seat(enum.Enum):
+    """Who decides at a decision point."""
+
+    HEROES = "heroes"
+    """The hero players; each action names the hero it is for."""
+    DM = "dm"
+    """The Dungeon Master, who moves monsters and spends their Stamina."""
+    CHANCE = "chance"
+    """The dice: ``chance_outcomes()`` lists the results with exact probabilities."""
+
+
+@dataclass
+class Task:
+    """A unit of work on the stack."""
+
+    kind: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "args": self.args}
+
+
+@dataclass
+class Pending:
+    """A decision the game waits for."""
+
+    seat: Seat
+    kind: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat.value, "kind": self.kind, "args": self.args}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Pending:
+        return cls(Seat(data["seat"]), data["kind"], data["args"])
+
+
+TaskHandler = Callable[["State", Task], None]
+LegalHandler = Callable[["State", Pending], list["Action"]]
+ActionHandler = Callable[["State", Pending, "Action"], None]
+RollHandler = Callable[["State", dict[str, Any], tuple[int, ...]], None]
+
+TASKS: dict[str, TaskHandler] = {}
+LEGAL: dict[str, LegalHandler] = {}
+ON_ACTION: dict[str, ActionHandler] = {}
+ROLLS: dict[str, RollHandler] = {}
+
+
+def task(kind: str) -> Callable[[TaskHandler], TaskHandler]:
+    """Register the handler of a task kind."""
+
+    def register(fn: TaskHandler) -> TaskHandler:
+        TASKS[kind] = fn
+        return fn
+
+    return register
+
+
+def decision(kind: str, legal: LegalHandler) -> Callable[[ActionHandler], ActionHandler]:
+    """Register a decision kind: its legal actions and the handler of the chosen one."""
+
+    def register(fn: ActionHandler) -> ActionHandler:
+        LEGAL[kind] = legal
+        ON_ACTION[kind] = fn
+        return fn
+
+    return register
+
+
+def roll(kind: str) -> Callable[[RollHandler], RollHandler]:
+    """Register what a die roll of this kind does with its naturals."""
+
+    def register(fn: RollHandler) -> RollHandler:
+        ROLLS[kind] = fn
+        return fn
+
+    return register

@@ -1,0 +1,267 @@
+"""Explore (C-EXPL-01, C-TURN-05), identifying (C-IDENT-*), memorizing (C-SPELL-02),
+trap detection at the end of Explore (C-TRAP-01), and Trade Items (C-TURN-06)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.crawl.actions import Action, Done, Explore, Identify, Memorize, Trade, UseItem
+from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.resolve import effects_task
+from undercroft.crawl.ruleset import CastingTime, ItemKind, Trait
+from undercroft.crawl.spells import cast_actions, cast_now, usable_items, use_item
+from undercroft.crawl.state import Hero, State
+
+# C-IDENT-01: 1 never, 2-3 not yet, 4-6 identified.
+IDENTIFY = D6Table(
+    "C-IDENT-01", (Band(1, 1, "never"), Band(2, 3, "not_yet"), Band(4, 6, "identified"))
+)
+
+
+def explorers_pending(state: State) -> list[Hero]:
+    """Heroes that still have to say whether they explore. Resting heroes stay put
+    (C-REST-01)."""
+    return [h for h in state.active_heroes() if h.exploring is None and not h.resting]
+
+
+@task("explore")
+def explore(state: State, _: Task) -> None:
+    """C-TURN-05: skipped while monsters are on the board (C-CMB-01)."""
+    if state.in_combat() or state.outcome is not None:
+        return
+    state.step = "explore"
+    for hero in state.active_heroes():
+        if hero.resting:
+            hero.exploring = False
+    state.push(
+        Task("explore_choice"), Task("room_texts"), Task("explore_actions"), Task("trap_detection")
+    )
+
+
+@task("explore_choice")
+def explore_choice(state: State, _: Task) -> None:
+    if explorers_pending(state):
+        state.ask(Seat.HEROES, "explore_choice")
+
+
+def legal_explore_choice(state: State, _: Pending) -> list[Action]:
+    actions: list[Action] = []
+    for hero in explorers_pending(state):
+        actions.extend([Explore(hero.id, True), Explore(hero.id, False)])
+    return actions
+
+
+@decision("explore_choice", legal_explore_choice)
+def on_explore_choice(state: State, _: Pending, action: Action) -> None:
+    assert isinstance(action, Explore)
+    state.heroes[action.hero].exploring = action.explore
+    state.emit("explore.choice", ["C-EXPL-01"], hero=action.hero, explore=action.explore)
+    state.push(Task("explore_choice"))
+
+
+@task("room_texts")
+def room_texts(state: State, _: Task) -> None:
+    """C-EXPL-01: the DM reads the text of every area holding heroes; a text for
+    explorers only waits until someone explores there."""
+    areas: list[str] = []
+    for hero in state.active_heroes():
+        assert hero.pos is not None
+        area = state.area_of(hero.pos)
+        if area is not None and area not in areas:
+            areas.append(area)
+    tasks = []
+    for index, text in enumerate(state.ruleset.adventure.room_texts):
+        if text.area not in areas or index in state.texts_done:
+            continue
+        here = state.heroes_in_area(text.area)
+        explorers = [h for h in here if h.exploring]
+        if text.explorers_only and not explorers:
+            continue
+        if text.once:
+            state.texts_done.add(index)
+        state.emit("text.read", ["C-EXPL-01"], area=text.area, text=text.text)
+        first = (explorers or here)[0]
+        tasks.append(
+            effects_task(
+                text.effects,
+                area=text.area,
+                hero=first.id,
+                source=f"area:{text.area}",
+                rules=["C-EXPL-01"],
+            )
+        )
+    state.push(*tasks)
+
+
+@task("explore_actions")
+def explore_actions(state: State, _: Task) -> None:
+    if state.outcome is None and legal_explore_actions(
+        state, Pending(Seat.HEROES, "explore_actions")
+    ) != [Done()]:
+        state.ask(Seat.HEROES, "explore_actions")
+
+
+def legal_explore_actions(state: State, _: Pending) -> list[Action]:
+    actions: list[Action] = []
+    if state.in_combat():
+        return [Done()]  # monsters arrived during Explore: straight on
+    for hero in state.active_heroes():
+        if hero.resting:
+            continue
+        if not hero.memorized:
+            for uid in hero.items:
+                actions.extend(memorize_options(state, hero, uid))
+        if not hero.identified and state.has_trait(hero, Trait.LEARNED):
+            for uid in hero.items:
+                item = state.items[uid]
+                card = state.ruleset.items[item.card]
+                if (
+                    not item.identified
+                    and not item.never
+                    and card.kind in (ItemKind.POTION, ItemKind.SCROLL, ItemKind.MAGIC)
+                ):
+                    actions.append(Identify(hero.id, uid))
+        actions.extend(usable_items(state, hero))
+        actions.extend(cast_actions(state, hero, CastingTime.EXPLORE))
+    actions.append(Done())
+    return actions
+
+
+def memorize_options(state: State, hero: Hero, uid: str) -> list[Action]:
+    """C-SPELL-02: an identified scroll (C-IDENT-03); the memorized levels may not pass
+    the hero's base Magic, so spells are forgotten to make room (fewest first)."""
+    item = state.items[uid]
+    card = state.ruleset.items[item.card]
+    if card.kind is not ItemKind.SCROLL or not item.identified or card.spell is None:
+        return []
+    if card.spell in hero.spells:
+        return []
+    budget = state.hero_profile(hero).magic
+    level = state.ruleset.spells[card.spell].level
+    if level > budget:
+        return []
+    known = list(hero.spells)
+    used = sum(state.ruleset.spells[s].level for s in known)
+    if used + level <= budget:
+        return [Memorize(hero.id, uid)]
+    options: list[Action] = []
+    for spell in known:  # forgetting one spell is enough in almost every case
+        if used - state.ruleset.spells[spell].level + level <= budget:
+            options.append(Memorize(hero.id, uid, (spell,)))
+    if not options:
+        options.append(Memorize(hero.id, uid, tuple(known)))
+    return options
+
+
+@decision("explore_actions", legal_explore_actions)
+def on_explore_action(state: State, _: Pending, action: Action) -> None:
+    if isinstance(action, Done):
+        return
+    state.push(Task("explore_actions"))
+    if isinstance(action, Memorize):
+        hero = state.heroes[action.hero]
+        card = state.ruleset.items[state.items[action.item].card]
+        assert card.spell is not None
+        for spell in action.forget:
+            hero.spells.remove(spell)
+        hero.spells.append(card.spell)
+        hero.items.remove(action.item)  # C-SPELL-01: memorizing destroys the scroll
+        hero.memorized = True
+        state.emit(
+            "spell.memorized",
+            ["C-SPELL-02", "C-SPELL-01"],
+            hero=hero.id,
+            spell=card.spell,
+            forgot=list(action.forget),
+        )
+    elif isinstance(action, Identify):
+        hero = state.heroes[action.hero]
+        hero.identified = True
+        state.ask_roll("identify", hero=hero.id, item=action.item)
+    elif isinstance(action, UseItem):
+        use_item(state, action)
+    else:
+        cast_now(state, action)
+
+
+@roll("identify")
+def identify_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) -> None:
+    hero = state.heroes[str(args["hero"])]
+    item = state.items[str(args["item"])]
+    outcome = IDENTIFY.outcome(natural[0])
+    # The card is named only once identified; the heroes' view never sees it before.
+    fields: dict[str, Any] = {"item": item.uid}
+    if outcome == "identified":
+        item.identified = True
+        fields["card"] = item.card
+    elif outcome == "never":
+        item.never = True
+    state.emit_event(roll_event(["C-IDENT-01"], hero.id, natural, outcome, **fields))
+
+
+@task("trap_detection")
+def trap_detection(state: State, _: Task) -> None:
+    """C-TRAP-01: last in Explore, one hidden Detect Traps roll per hero."""
+    if state.in_combat():
+        return
+    state.push(
+        *(Task("detect_traps", {"hero": h.id}) for h in state.active_heroes() if not h.resting)
+    )
+
+
+# -- Trade Items (C-TURN-06) -------------------------------------------------------------
+
+
+@task("trade")
+def trade(state: State, _: Task) -> None:
+    """C-TURN-06: skipped during combat (C-CMB-01)."""
+    if state.in_combat() or state.outcome is not None:
+        return
+    state.step = "trade"
+    if legal_trade(state, Pending(Seat.HEROES, "trade")) != [Done()]:
+        state.ask(Seat.HEROES, "trade")
+
+
+def legal_trade(state: State, _: Pending) -> list[Action]:
+    """Give one item to, and take one from, heroes in the same area; a corpse's items
+    can be taken too (C-DEATH-01)."""
+    actions: list[Action] = []
+    heroes = state.active_heroes()
+    for receiver in heroes:
+        if receiver.received:
+            continue
+        assert receiver.pos is not None
+        area = state.area_of(receiver.pos)
+        for giver in heroes:
+            if giver is receiver or giver.gave or giver.pos is None:
+                continue
+            if area is None or state.area_of(giver.pos) != area:
+                continue
+            actions.extend(Trade(giver.id, receiver.id, uid) for uid in giver.items)
+        for at, corpse in state.corpses.items():
+            if state.area_of(at) == area or at.is_adjacent(receiver.pos):
+                actions.extend(Trade(corpse.hero, receiver.id, uid) for uid in corpse.items)
+    actions.append(Done())
+    return actions
+
+
+@decision("trade", legal_trade)
+def on_trade(state: State, _: Pending, action: Action) -> None:
+    if isinstance(action, Done):
+        return
+    assert isinstance(action, Trade)
+    receiver = state.heroes[action.receiver]
+    giver = state.heroes[action.giver]
+    if giver.dead:
+        corpse = next(c for c in state.corpses.values() if c.hero == giver.id)
+        corpse.items.remove(action.item)
+        rules = ["C-TURN-06", "C-DEATH-01"]
+    else:
+        giver.items.remove(action.item)
+        giver.gave = True
+        rules = ["C-TURN-06"]
+    receiver.items.append(action.item)
+    receiver.received = True
+    state.emit("item.traded", rules, giver=giver.id, receiver=receiver.id, item=action.item)
+    state.push(Task("trade"))

@@ -1,0 +1,258 @@
+"""Monsters (C-MON-*): patrols, the Monsters' Movement step, and abilities."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.grid import Pos
+from undercroft.core.paths import DoorPassage, Pathfinder
+from undercroft.crawl.actions import Action, Done, MonsterAbility, MonsterMove
+from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.ruleset import Encounter
+from undercroft.crawl.state import Monster, State
+
+# C-MON-03: a patrol appears on a 1.
+PATROL = D6Table("C-MON-03", (Band(1, 1, "patrol"), Band(2, 6, "none")))
+MAX_MONSTER_STAMINA = 3
+
+
+def note_patrol_corridors(state: State) -> None:
+    """C-MON-03: remember the corridors that hold heroes as the turn ends (R-C-PATROL-01)."""
+    corridors: list[str] = []
+    for hero in state.active_heroes():
+        assert hero.pos is not None
+        area = state.area_of(hero.pos)
+        if area is not None and state.area_kind(area) == "corridor" and area not in corridors:
+            corridors.append(area)
+    state.patrol_corridors = corridors
+
+
+def patrols_stopped(state: State) -> bool:
+    """C-MON-03: no more patrol rolls once every non-secret room is revealed."""
+    secret = state.ruleset.adventure.secret_areas
+    rooms = {a.name for a in state.grid.areas if a.kind == "room" and a.name not in secret}
+    return rooms <= state.revealed
+
+
+@task("patrols")
+def patrols(state: State, _: Task) -> None:
+    """C-MON-03, R-C-PATROL-01: one roll per corridor that held heroes at last Turn End."""
+    if not state.ruleset.adventure.patrol or not state.patrol_corridors:
+        return
+    if patrols_stopped(state):
+        state.emit("patrols.stopped", ["C-MON-03"])
+        state.patrol_corridors = []
+        return
+    state.push(*(Task("patrol_roll", {"corridor": c}) for c in state.patrol_corridors))
+    state.patrol_corridors = []
+
+
+@task("patrol_roll")
+def patrol_roll_task(state: State, t: Task) -> None:
+    state.ask_roll("patrol", corridor=t.args["corridor"])
+
+
+@roll("patrol")
+def patrol_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
+    from undercroft.crawl.reveal import spawn, start_encounter
+
+    corridor = str(args["corridor"])
+    outcome = PATROL.outcome(natural[0])
+    state.emit_event(roll_event(["C-MON-03"], "dm", natural, outcome, corridor=corridor))
+    if outcome != "patrol":
+        return
+    squares = patrol_squares(state, corridor, len(state.ruleset.adventure.patrol))
+    placed = [
+        spawn(state, kind, at, Encounter.PATROL).id
+        for kind, at in zip(state.ruleset.adventure.patrol, squares, strict=False)
+    ]
+    if placed:
+        state.emit("patrol.appeared", ["C-MON-03"], corridor=corridor, monsters=placed)
+        start_encounter(state, placed, ambush=False)
+
+
+def corners(state: State, corridor: str) -> list[Pos]:
+    """Squares where the corridor turns or ends (fewer than two straight neighbours)."""
+    squares = set(state.grid.squares_of(corridor))
+    found = []
+    for p in sorted(squares, key=lambda q: (q.y, q.x)):
+        if not state.walkable(p):
+            continue
+        n = [q for q in p.orthogonal() if q in squares and state.walkable(q)]
+        straight = len(n) == 2 and (n[0].x == n[1].x or n[0].y == n[1].y)
+        if not straight:
+            found.append(p)
+    return found
+
+
+def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
+    """C-MON-03: the free corner furthest from any hero, then the nearest free corridor
+    squares to it. Distance is walking distance (C-DIST-01); ties go in board order."""
+    occupied = state.occupied()
+    finder = Pathfinder(state.grid, DoorPassage.OPEN_ONLY)
+    maps = [finder.distances_from(h.pos) for h in state.active_heroes() if h.pos is not None]
+
+    def nearest_hero(p: Pos) -> int:
+        ds = [int(m[p.y, p.x]) for m in maps if m[p.y, p.x] >= 0]
+        return min(ds) if ds else 10_000
+
+    options = [p for p in corners(state, corridor) if p not in occupied]
+    if not options:
+        options = [p for p in state.grid.squares_of(corridor) if state.free(p)]
+    if not options:
+        return []
+    start = max(options, key=lambda p: (nearest_hero(p), -p.y, -p.x))
+    squares = set(state.grid.squares_of(corridor))
+    chosen: list[Pos] = []
+    queue, seen = deque([start]), {start}
+    while queue and len(chosen) < count:
+        p = queue.popleft()
+        if state.walkable(p) and p not in occupied:
+            chosen.append(p)
+        for q in p.orthogonal():
+            if q in squares and q not in seen and state.walkable(q):
+                seen.add(q)
+                queue.append(q)
+    return chosen
+
+
+# -- Monsters' Movement (C-CMB-01 step 2) -------------------------------------------------
+
+
+def can_move(monster: Monster) -> bool:
+    """Not surprised (C-SURP-02), not yet moved, and a guard only once roused (C-MON-02)."""
+    return not monster.surprised and not monster.moved and monster.active
+
+
+def forbidden_squares(state: State, monster: Monster) -> set[Pos]:
+    """Squares a monster may not walk through: figures, corpses, and (C-TRAP-05,
+    R-C-TRAP-01) every armed trap, which monsters know."""
+    blocked = state.occupied() - {monster.pos}
+    if not state.options.monsters_enter_traps:
+        blocked |= {p for p, t in state.traps.items() if t.armed}
+    return blocked
+
+
+def reach(state: State, monster: Monster) -> dict[Pos, tuple[Pos, ...]]:
+    """Every square the monster can reach this step, with a shortest path to it."""
+    profile = state.ruleset.monster(monster.kind)
+    extra = 0 if monster.exhausted else min(MAX_MONSTER_STAMINA, monster.stamina)
+    limit = profile.movement + extra
+    blocked = forbidden_squares(state, monster)
+    paths: dict[Pos, tuple[Pos, ...]] = {monster.pos: ()}
+    queue = deque([monster.pos])
+    while queue:
+        p = queue.popleft()
+        if len(paths[p]) >= limit:
+            continue
+        for q in state.grid.neighbours(p):
+            if q not in paths and q not in blocked and state.walkable(q):
+                paths[q] = (*paths[p], q)
+                queue.append(q)
+    return paths
+
+
+def stamina_needed(state: State, monster: Monster, squares: int) -> int:
+    return max(0, squares - state.ruleset.monster(monster.kind).movement)
+
+
+@task("monster_movement")
+def monster_movement(state: State, _: Task) -> None:
+    state.step = "monster_movement"
+    if any(can_move(m) for m in state.monsters.values()):
+        state.ask(Seat.DM, "monster_movement")
+
+
+def legal_monster_movement(state: State, _: Pending) -> list[Action]:
+    actions: list[Action] = []
+    for monster in state.monsters.values():
+        if not can_move(monster):
+            continue
+        for path in reach(state, monster).values():
+            actions.append(MonsterMove(monster.id, path, stamina_needed(state, monster, len(path))))
+        profile = state.ruleset.monster(monster.kind)
+        for ability in profile.abilities:
+            for hero in state.active_heroes():
+                assert hero.pos is not None
+                if monster.pos.manhattan(hero.pos) <= ability.range and state.sight.can_see(
+                    monster.pos, hero.pos
+                ):
+                    actions.append(MonsterAbility(monster.id, ability.name, hero.id))
+    actions.append(Done())
+    return actions
+
+
+def monster_move_is_legal(state: State, action: MonsterMove) -> bool:
+    monster = state.monsters.get(action.monster)
+    if monster is None or not can_move(monster):
+        return False
+    profile = state.ruleset.monster(monster.kind)
+    if action.stamina < 0 or action.stamina > MAX_MONSTER_STAMINA:
+        return False
+    if action.stamina and (monster.exhausted or action.stamina > monster.stamina):
+        return False
+    if len(action.path) > profile.movement + action.stamina:
+        return False
+    blocked = forbidden_squares(state, monster)
+    here = monster.pos
+    for p in action.path:
+        if not here.is_adjacent(p) or p in blocked or not state.walkable(p):
+            return False
+        here = p
+    return True
+
+
+@decision("monster_movement", legal_monster_movement)
+def on_monster_movement(state: State, _: Pending, action: Action) -> None:
+    from undercroft.crawl.traps import spring
+
+    if isinstance(action, Done):
+        for monster in state.monsters.values():
+            monster.moved = True
+        return
+    state.push(Task("monster_movement"))
+    if isinstance(action, MonsterMove):
+        monster = state.monsters[action.monster]
+        monster.moved = True
+        if action.stamina:
+            monster.stamina -= action.stamina
+            if monster.stamina <= 0:
+                monster.stamina = 0
+                monster.exhausted = True  # C-EXH-01 holds for monsters too
+        if action.path:
+            monster.pos = action.path[-1]
+            state.emit(
+                "monster.moved",
+                ["C-CMB-01"],
+                monster=monster.id,
+                to=[monster.pos.x, monster.pos.y],
+                squares=len(action.path),
+                stamina=action.stamina,
+            )
+            trap = state.traps.get(monster.pos)
+            if trap is not None and trap.armed:
+                spring(state, monster.pos, monster.id)  # C-TRAP-05: traps hit monsters too
+    elif isinstance(action, MonsterAbility):
+        monster = state.monsters[action.monster]
+        monster.moved = True
+        profile = state.ruleset.monster(monster.kind)
+        ability = next(a for a in profile.abilities if a.name == action.ability)
+        state.emit(
+            "monster.ability",
+            ["C-MON-01"],
+            monster=monster.id,
+            ability=ability.name,
+            target=action.target,
+        )
+        state.push(
+            Task(
+                "effects",
+                {
+                    "effects": [e.model_dump() for e in ability.effects],
+                    "source": monster.id,
+                    "target": action.target,
+                    "hero": action.target,
+                },
+            )
+        )

@@ -1,0 +1,319 @@
+"""Heroes' Movement (C-TURN-03): steps, Stamina for squares, jumping, dragging, leaving.
+
+Also the checks that follow any movement: corpses left alone (C-DEATH-01) and the end
+of the adventure (C-END-01).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.grid import Pos
+from undercroft.crawl.actions import (
+    Action,
+    Disarm,
+    Done,
+    Drag,
+    EndMovement,
+    Jump,
+    Leave,
+    Move,
+    OpenDoor,
+    Rest,
+    SpendStamina,
+    Step,
+)
+from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.ruleset import Trait
+from undercroft.crawl.state import Hero, State
+from undercroft.crawl.turn import spend_stamina
+
+# C-JUMP-01: 1-3 the jump fails, 4-6 it succeeds (Agile +1, C-JUMP-02).
+JUMP = D6Table("C-JUMP-01", (Band(1, 3, "fail"), Band(4, 6, "success")))
+MAX_MOVE_STAMINA = 3  # R-C-MOVE-01: 1 to 3 Stamina, +1 square each
+
+ExtraActions = Callable[[State, Hero], list[Action]]
+ActionHook = Callable[[State, Action], None]
+# Other rule modules (spells, items) add actions to the Movement step through these.
+EXTRA_ACTIONS: list[ExtraActions] = []
+EXTRA_HANDLERS: dict[type[Action], ActionHook] = {}
+
+
+def allowance(state: State, hero: Hero) -> int:
+    """Squares the hero may move this step: Movement, -1 at Light 0 (C-LIGHT-02), plus
+    Stamina squares bought (C-TURN-03), less 1 while dragging a corpse (C-DEATH-02)."""
+    total = state.hero_profile(hero).movement + state.light_penalty() + hero.bought
+    if hero.dragging is not None:
+        total -= 1
+    return max(0, total)
+
+
+def remaining(state: State, hero: Hero) -> int:
+    return allowance(state, hero) - hero.moved
+
+
+def can_act(state: State, hero: Hero) -> bool:
+    """A hero still taking its Movement step: on the board, not done, not resting, and
+    not surprised (a surprised hero skips its movement, C-SURP-01)."""
+    return hero.on_board and not hero.done and not hero.resting and not hero.surprised
+
+
+@task("movement_start")
+def movement_start(state: State, _: Task) -> None:
+    state.step = "movement"
+    for hero in state.heroes.values():
+        hero.moved = hero.bought = 0
+        hero.jumped = hero.done = False
+        hero.dragging = None
+    state.push(Task("movement"))
+
+
+@task("movement")
+def movement(state: State, _: Task) -> None:
+    if any(can_act(state, h) for h in state.active_heroes()):
+        state.ask(Seat.HEROES, "movement")
+
+
+def legal_movement(state: State, _: Pending) -> list[Action]:
+    from undercroft.crawl.doors import door_actions
+    from undercroft.crawl.traps import disarm_actions
+
+    actions: list[Action] = []
+    occupied = state.occupied()
+    for hero in state.active_heroes():
+        if not can_act(state, hero):
+            continue
+        assert hero.pos is not None
+        left = remaining(state, hero)
+        if left >= 1:
+            for to in state.grid.neighbours(hero.pos):
+                if state.walkable(to) and to not in occupied:
+                    actions.append(Step(hero.id, to))
+        if not hero.exhausted:
+            for points in range(1, MAX_MOVE_STAMINA - hero.bought + 1):
+                if points <= hero.stamina:
+                    actions.append(SpendStamina(hero.id, points))
+        actions.extend(door_actions(state, hero))
+        actions.extend(jump_actions(state, hero, occupied))
+        actions.extend(disarm_actions(state, hero))
+        if hero.moved == 0 and hero.dragging is None and left >= 1:
+            for p in hero.pos.orthogonal():
+                if p in state.corpses and not any(h.dragging == p for h in state.heroes.values()):
+                    actions.append(Drag(hero.id, p))
+        if hero.pos in state.exits:
+            actions.append(Leave(hero.id))
+        if not hero.acted:
+            actions.append(Rest(hero.id))
+        for extra in EXTRA_ACTIONS:
+            actions.extend(extra(state, hero))
+        actions.append(EndMovement(hero.id))
+    actions.append(Done())
+    return actions
+
+
+def jump_actions(state: State, hero: Hero, occupied: set[Pos]) -> list[Action]:
+    """C-JUMP-01: once per Movement step, over furniture or a detected trap, to a free
+    landing square within the hero's movement; figures cannot be jumped."""
+    if hero.jumped or hero.dragging is not None or remaining(state, hero) < 2:
+        return []
+    assert hero.pos is not None
+    actions: list[Action] = []
+    for over in state.grid.neighbours(hero.pos):
+        landing = Pos(2 * over.x - hero.pos.x, 2 * over.y - hero.pos.y)
+        if over in occupied or not state.grid.in_bounds(landing):
+            continue
+        trap = state.traps.get(over)
+        obstacle = bool(state.grid.furniture[over.y, over.x])
+        if not (obstacle or (trap is not None and trap.detected and trap.armed)):
+            continue
+        if state.walkable(landing) and landing not in occupied:
+            actions.append(Jump(hero.id, over))
+    return actions
+
+
+def move_is_legal(state: State, action: Move) -> bool:
+    """A whole path: every square adjacent to the last, free, within the allowance."""
+    hero = state.heroes.get(action.hero)
+    if hero is None or not can_act(state, hero) or not action.path:
+        return False
+    if len(action.path) > remaining(state, hero):
+        return False
+    occupied = state.occupied()
+    here = hero.pos
+    assert here is not None
+    for p in action.path:
+        if not here.is_adjacent(p) or not state.walkable(p) or p in occupied:
+            return False
+        here = p
+    return True
+
+
+@decision("movement", legal_movement)
+def on_movement(state: State, _: Pending, action: Action) -> None:
+    if isinstance(action, Done):
+        for everyone in state.active_heroes():
+            everyone.done = True
+        state.emit("movement.ended", ["C-TURN-03"])
+        return
+    state.push(Task("movement"))
+    hero = state.heroes.get(str(getattr(action, "hero", "")))
+    if isinstance(action, Step):
+        assert hero is not None
+        step_hero(state, hero, action.to)
+    elif isinstance(action, Move):
+        assert hero is not None
+        for p in action.path:
+            depth = len(state.stack)
+            step_hero(state, hero, p)
+            if len(state.stack) != depth or hero.done or not hero.on_board:
+                break  # something happened on the way: the rest of the path is dropped
+    elif isinstance(action, SpendStamina):
+        assert hero is not None
+        hero.bought += action.points
+        hero.acted = True
+        spend_stamina(state, hero, action.points, "movement")
+        state.emit(
+            "stamina.spent",
+            ["C-TURN-03", "R-C-MOVE-01"],
+            actor=hero.id,
+            points=action.points,
+            squares=action.points,
+            stamina=hero.stamina,
+        )
+    elif isinstance(action, OpenDoor):
+        assert hero is not None
+        hero.acted = True
+        state.push(Task("door_roll", {"hero": hero.id, "door": [action.door.x, action.door.y]}))
+    elif isinstance(action, Jump):
+        assert hero is not None
+        hero.jumped = hero.acted = True
+        state.ask_roll("jump", hero=hero.id, over=[action.over.x, action.over.y])
+    elif isinstance(action, Disarm):
+        assert hero is not None
+        hero.done = hero.acted = True  # C-TRAP-03: disarming ends the hero's movement
+        state.push(Task("disarm_roll", {"hero": hero.id, "trap": [action.trap.x, action.trap.y]}))
+    elif isinstance(action, Drag):
+        assert hero is not None
+        hero.dragging = action.corpse
+        hero.acted = True
+        state.emit(
+            "corpse.dragged", ["C-DEATH-02"], hero=hero.id, corpse=state.corpses[action.corpse].hero
+        )
+    elif isinstance(action, Leave):
+        assert hero is not None
+        leave(state, hero)
+    elif isinstance(action, Rest):
+        assert hero is not None
+        hero.resting = hero.done = True
+        state.emit("rest.started", ["C-REST-01"], hero=hero.id)
+    elif isinstance(action, EndMovement):
+        assert hero is not None
+        hero.done = True
+    elif type(action) in EXTRA_HANDLERS:
+        EXTRA_HANDLERS[type(action)](state, action)
+    else:  # pragma: no cover - legal_movement offers nothing else
+        raise AssertionError(f"unhandled movement action {action}")
+
+
+def step_hero(
+    state: State, hero: Hero, to: Pos, *, cost: int = 1, rules: str = "C-TURN-03"
+) -> None:
+    """Move a hero one square, then spring traps, reveal, and check corpses."""
+    from undercroft.crawl import reveal
+    from undercroft.crawl.traps import entered
+
+    assert hero.pos is not None
+    before = hero.pos
+    hero.pos = to
+    hero.moved += cost
+    hero.acted = True
+    if hero.dragging is not None:
+        corpse = state.corpses.pop(hero.dragging)
+        state.corpses[before] = corpse
+        hero.dragging = before
+    state.emit("moved", [rules], actor=hero.id, to=[to.x, to.y])
+    entered(state, hero, to)
+    if hero.on_board:
+        reveal.update_view(state)
+    check_corpses(state)
+
+
+@roll("jump")
+def jump_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
+    """C-JUMP-01, Agile +1 (C-JUMP-02)."""
+    from undercroft.crawl.traps import entered
+
+    hero = state.heroes[str(args["hero"])]
+    over = Pos(*args["over"])  # type: ignore[misc]
+    assert hero.pos is not None
+    landing = Pos(2 * over.x - hero.pos.x, 2 * over.y - hero.pos.y)
+    modifiers = {"Agile": 1} if state.has_trait(hero, Trait.AGILE) else {}
+    rules = ["C-JUMP-01"] + (["C-JUMP-02"] if modifiers else [])
+    outcome = JUMP.outcome(natural[0] + sum(modifiers.values()))
+    state.emit_event(
+        roll_event(rules, hero.id, natural, outcome, modifiers=modifiers, over=[over.x, over.y])
+    )
+    if outcome == "success":
+        hero.pos = landing
+        hero.moved += 2
+        state.emit("moved", ["C-JUMP-01"], actor=hero.id, to=[landing.x, landing.y], jump=True)
+        from undercroft.crawl import reveal
+
+        entered(state, hero, landing)
+        if hero.on_board:
+            reveal.update_view(state)
+    elif over in state.traps and not state.grid.furniture[over.y, over.x]:
+        # Over a trap: the hero lands on it, suffers it, and its turn ends there.
+        hero.pos = over
+        hero.moved += 1
+        hero.done = True
+        state.emit("moved", ["C-JUMP-01"], actor=hero.id, to=[over.x, over.y], jump=True)
+        entered(state, hero, over)
+    else:
+        hero.done = True  # over an obstacle: movement ends on the take-off square
+    check_corpses(state)
+
+
+def leave(state: State, hero: Hero) -> None:
+    """C-END-01: the hero leaves by an exit; a corpse it drags comes out too (C-DEATH-03)."""
+    hero.left = True
+    hero.done = True
+    if hero.dragging is not None and hero.dragging in state.corpses:
+        corpse = state.corpses.pop(hero.dragging)
+        state.rescued.append(corpse.hero)
+        hero.items.extend(corpse.items)
+        state.emit("corpse.rescued", ["C-DEATH-03"], hero=hero.id, corpse=corpse.hero)
+    hero.dragging = None
+    state.emit("hero.left", ["C-END-01"], hero=hero.id)
+    check_corpses(state)
+    check_end(state)
+
+
+def check_corpses(state: State) -> None:
+    """C-DEATH-01: a corpse alone in its area, even for a moment, is looted and eaten.
+
+    A corpse being dragged is never alone (ruling R-C-DEATH-01).
+    """
+    dragged = {h.dragging for h in state.heroes.values() if h.on_board}
+    for pos in list(state.corpses):
+        if pos in dragged:
+            continue
+        area = state.area_of(pos)
+        if area is not None:
+            company = state.heroes_in_area(area)
+        else:
+            company = [h for h in state.active_heroes() if h.pos and h.pos.is_adjacent(pos)]
+        if not company:
+            corpse = state.corpses.pop(pos)
+            state.emit("corpse.eaten", ["C-DEATH-01"], corpse=corpse.hero, items=len(corpse.items))
+
+
+def check_end(state: State) -> None:
+    """C-END-01: the adventure is over when no hero is left in the dungeon."""
+    if state.active_heroes():
+        return
+    if any(h.left for h in state.heroes.values()):
+        state.finish("escaped")
+    else:
+        state.finish("perished")

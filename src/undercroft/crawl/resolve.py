@@ -1,0 +1,430 @@
+"""Applying effects (:mod:`undercroft.crawl.effects`) to the game.
+
+A ``Task("effects", {...})`` carries a list of effects (as JSON) and its context:
+``source`` (what caused them), ``hero`` (the hero concerned: caster, user, explorer),
+``target`` (a chosen target id), ``area`` (for room texts) and ``rules`` (the rule IDs to
+cite). Effects apply in order; one that needs a roll or a choice stops the list until it
+is settled.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.grid import DoorState, Pos, Terrain
+from undercroft.crawl import effects as fx
+from undercroft.crawl.actions import Action, ChooseOption, MentalSpend, TakeItem
+from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.ruleset import Encounter, Trait
+from undercroft.crawl.state import Door, Hero, State
+
+# C-MENT-01: each side rolls a d6; higher wins; the effect says what a tie does.
+MAX_MENTAL_MAGIC = 3
+
+
+@cache
+def _adapter() -> TypeAdapter[Any]:
+    return TypeAdapter(fx.AnyEffect)
+
+
+def parse(data: dict[str, Any]) -> fx.Effect:
+    effect: fx.Effect = _adapter().validate_python(data)
+    return effect
+
+
+def effects_task(effects: tuple[fx.Effect, ...] | list[fx.Effect], **context: Any) -> Task:
+    return Task("effects", {"effects": [e.model_dump() for e in effects], **context})
+
+
+def affected_heroes(state: State, who: str, args: dict[str, Any]) -> list[Hero]:
+    """The heroes an effect's ``who`` names (see :mod:`undercroft.crawl.effects`)."""
+    if who in ("target", "self"):
+        key = "target" if who == "target" and args.get("target") else "hero"
+        hero = state.heroes.get(str(args.get(key)))
+        return [hero] if hero is not None and hero.on_board else []
+    if who == "party":
+        return state.active_heroes()
+    area = args.get("area")
+    here = state.heroes_in_area(area) if area else state.active_heroes()
+    if who == "explorers":
+        return [h for h in here if h.exploring]
+    return here
+
+
+@task("effects")
+def run_effects(state: State, t: Task) -> None:
+    items = list(t.args["effects"])
+    if not items:
+        return
+    first, rest = parse(items[0]), items[1:]
+    if rest:
+        state.push(Task("effects", {**t.args, "effects": rest}))
+    apply_effect(state, first, t.args)
+
+
+def apply_effect(state: State, effect: fx.Effect, args: dict[str, Any]) -> None:
+    from undercroft.crawl.combat import hurt_hero, hurt_monster
+
+    rules = list(args.get("rules", []))
+    if isinstance(effect, fx.Damage):
+        target_id = str(args.get("target"))
+        if effect.who == "target" and target_id in state.monsters:
+            hurt_monster(
+                state, state.monsters[target_id], [(str(args.get("source")), effect.amount)], rules
+            )
+            return
+        rolls: list[Task] = []
+        for hero in affected_heroes(state, effect.who, args):
+            rolls.extend(hurt_hero(state, hero, [(str(args.get("source")), effect.amount)], rules))
+        state.push(*rolls)
+    elif isinstance(effect, fx.SlayMonster):
+        monster = state.monsters.get(str(args.get("target")))
+        if monster is not None:
+            hurt_monster(
+                state,
+                monster,
+                [(str(args.get("hero") or args.get("source")), effect.amount)],
+                rules,
+            )
+    elif isinstance(effect, fx.Heal | fx.RestoreStamina | fx.RestoreMagic):
+        for hero in affected_heroes(state, effect.who, args):
+            restore(state, hero, effect, rules)
+    elif isinstance(effect, fx.ChangeLight):
+        state.light = max(0, min(state.options.max_light, state.light + effect.amount))
+        state.emit("light.changed", ["C-LIGHT-01", *rules], light=state.light, by=effect.amount)
+    elif isinstance(effect, fx.GiveItem):
+        give_item(state, effect.item, args)
+    elif isinstance(effect, fx.Spawn):
+        spawn_ambushers(state, effect)
+    elif isinstance(effect, fx.DetectTrapsRoll):
+        for hero in affected_heroes(state, "self", args) or affected_heroes(
+            state, "explorers", args
+        ):
+            state.push(
+                Task("text_detect", {**args, "hero": hero.id, "effect": effect.model_dump()})
+            )
+    elif isinstance(effect, fx.TraitTest):
+        trait_test(state, effect, args)
+    elif isinstance(effect, fx.MentalCombat):
+        for hero in affected_heroes(
+            state, "target" if args.get("target") in state.heroes else "self", args
+        ):
+            state.push(Task("mental", {**args, "hero": hero.id, "effect": effect.model_dump()}))
+    elif isinstance(effect, fx.RevealSecret):
+        reveal_secret(state, effect)
+    elif isinstance(effect, fx.OpenExit):
+        squares = [Pos(x, y) for x, y in effect.at]
+        state.exits.update(squares)
+        state.emit("exit.opened", ["C-END-01"], at=[[p.x, p.y] for p in squares])
+    elif isinstance(effect, fx.DetectTraps):
+        from undercroft.crawl.traps import detect_within
+
+        for hero in affected_heroes(state, "self", args):
+            found = detect_within(state, hero, effect.radius)
+            state.emit(
+                "traps.detected",
+                ["C-TRAP-01", *rules],
+                hero=hero.id,
+                found=bool(found),
+                squares=[[p.x, p.y] for p in found],
+            )
+    elif isinstance(effect, fx.Goal):
+        state.goals_met.add(effect.goal)
+        state.emit("goal.met", ["C-END-01"], goal=effect.goal)
+    elif isinstance(effect, fx.Choice):
+        state.ask(
+            Seat.HEROES, "choice", context=args, options=[o.model_dump() for o in effect.options]
+        )
+
+
+def restore(
+    state: State,
+    hero: Hero,
+    effect: fx.Heal | fx.RestoreStamina | fx.RestoreMagic,
+    rules: list[str],
+) -> None:
+    profile = state.hero_profile(hero)
+    if isinstance(effect, fx.Heal):
+        hero.health = min(profile.health, hero.health + effect.amount)
+        state.emit("healed", rules, hero=hero.id, health=hero.health)
+    elif isinstance(effect, fx.RestoreStamina):
+        hero.stamina = min(profile.stamina, hero.stamina + effect.amount)
+        if hero.stamina >= profile.stamina:
+            hero.exhausted = False  # C-EXH-01
+        state.emit("stamina.restored", rules, hero=hero.id, stamina=hero.stamina)
+    else:
+        hero.magic = min(profile.magic, hero.magic + effect.amount)
+        state.emit("magic.restored", ["C-SPELL-05", *rules], hero=hero.id, magic=hero.magic)
+
+
+def give_item(state: State, card: str, args: dict[str, Any]) -> None:
+    """C-EXPL-01: a found item goes to an exploring hero of the party's choosing."""
+    uid = state.new_item(card)
+    takers = [h.id for h in affected_heroes(state, "explorers", args)] if args.get("area") else []
+    if not takers:
+        takers = [h.id for h in affected_heroes(state, "self", args)]
+    if not takers:
+        return
+    if len(takers) == 1:
+        hand_over(state, state.heroes[takers[0]], uid)
+    else:
+        state.ask(Seat.HEROES, "take_item", item=uid, takers=takers)
+
+
+def hand_over(state: State, hero: Hero, uid: str) -> None:
+    hero.items.append(uid)
+    item = state.items[uid]
+    state.emit(
+        "item.found",
+        ["C-EXPL-01"],
+        hero=hero.id,
+        item=uid,
+        card=item.card,
+        identified=item.identified,
+    )
+
+
+def legal_take_item(state: State, pending: Pending) -> list[Action]:
+    return [TakeItem(h) for h in pending.args["takers"]]
+
+
+@decision("take_item", legal_take_item)
+def on_take_item(state: State, pending: Pending, action: Action) -> None:
+    assert isinstance(action, TakeItem)
+    hand_over(state, state.heroes[action.hero], pending.args["item"])
+
+
+def legal_choice(state: State, pending: Pending) -> list[Action]:
+    return [ChooseOption(i) for i in range(len(pending.args["options"]))]
+
+
+@decision("choice", legal_choice)
+def on_choice(state: State, pending: Pending, action: Action) -> None:
+    assert isinstance(action, ChooseOption)
+    option = pending.args["options"][action.index]
+    state.emit("choice.made", ["C-EXPL-01"], label=option["label"])
+    state.push(Task("effects", {**pending.args["context"], "effects": option["effects"]}))
+
+
+def spawn_ambushers(state: State, effect: fx.Spawn) -> None:
+    """C-MON-04: monsters placed by text or events arrive as Ambushers (C-SURP-04)."""
+    from undercroft.crawl.reveal import spawn, start_encounter
+
+    placed = []
+    for kind, (x, y) in zip(effect.monsters, effect.at, strict=False):
+        at = Pos(x, y)
+        if not state.free(at):
+            free = [p for p in state.grid.neighbours(at) if state.free(p)]
+            if not free:
+                continue
+            at = free[0]
+        placed.append(spawn(state, kind, at, Encounter.AMBUSHER).id)
+    if placed:
+        start_encounter(state, placed, ambush=True)
+
+
+def reveal_secret(state: State, effect: fx.RevealSecret) -> None:
+    from undercroft.crawl.reveal import place_monsters, start_encounter
+
+    for x, y in effect.doors:
+        p = Pos(x, y)
+        state.grid.set_terrain(p, Terrain.DOOR, DoorState.OPEN)
+        state.opened_squares.append(p)
+        state.doors[p] = Door(opened=True)
+    state.revealed.add(effect.area)
+    state.emit(
+        "secret.revealed", ["C-EXPL-01"], area=effect.area, doors=[list(d) for d in effect.doors]
+    )
+    placed = place_monsters(state)
+    if placed:
+        start_encounter(state, placed, ambush=False)
+
+
+# -- tests of traits and detection called for by text ------------------------------------
+
+TRAIT_TEST_RULES = ["C-EXPL-01"]
+
+
+def trait_test(state: State, effect: fx.TraitTest, args: dict[str, Any]) -> None:
+    heroes = affected_heroes(state, "self", args) or affected_heroes(state, "explorers", args)
+    for hero in heroes:
+        if effect.target == 0:
+            passed = state.has_trait(hero, Trait(effect.trait))
+            state.emit(
+                "trait.tested", TRAIT_TEST_RULES, hero=hero.id, trait=effect.trait, passed=passed
+            )
+            branch = effect.on_pass if passed else effect.on_fail
+            state.push(effects_task(branch, **{**args, "hero": hero.id}))
+        else:
+            state.push(Task("trait_roll", {**args, "hero": hero.id, "effect": effect.model_dump()}))
+
+
+@task("trait_roll")
+def trait_roll_task(state: State, t: Task) -> None:
+    state.ask_roll("trait_test", context=t.args)
+
+
+@roll("trait_test")
+def trait_test_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) -> None:
+    context = args["context"]
+    effect = parse(context["effect"])
+    assert isinstance(effect, fx.TraitTest)
+    hero = state.heroes[context["hero"]]
+    modifiers: dict[str, int] = (
+        {effect.trait: 1} if state.has_trait(hero, Trait(effect.trait)) else {}
+    )
+    total = natural[0] + sum(modifiers.values())
+    passed = total >= effect.target
+    state.emit_event(
+        roll_event(
+            TRAIT_TEST_RULES,
+            hero.id,
+            natural,
+            "pass" if passed else "fail",
+            modifiers=modifiers,
+            target=effect.target,
+            trait=effect.trait,
+        )
+    )
+    rest = {k: v for k, v in context.items() if k != "effect"}
+    state.push(effects_task(effect.on_pass if passed else effect.on_fail, **rest))
+
+
+DETECT_BY_TEXT = D6Table("C-TRAP-02", (Band(1, 3, "fail"), Band(4, 6, "success")))
+
+
+@task("text_detect")
+def text_detect_task(state: State, t: Task) -> None:
+    state.ask_roll("text_detect", context=t.args)
+
+
+@roll("text_detect")
+def text_detect_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) -> None:
+    """C-TRAP-02: 1-3 fails, 4-6 succeeds (Perceptive and Light apply, C-TRAP-04)."""
+    from undercroft.crawl.traps import detection_modifiers
+
+    context = args["context"]
+    effect = parse(context["effect"])
+    assert isinstance(effect, fx.DetectTrapsRoll)
+    hero = state.heroes[context["hero"]]
+    modifiers = detection_modifiers(state, hero)
+    outcome = DETECT_BY_TEXT.outcome(natural[0] + sum(modifiers.values()))
+    state.emit_event(roll_event(["C-TRAP-02"], hero.id, natural, outcome, modifiers=modifiers))
+    rest = {k: v for k, v in context.items() if k != "effect"}
+    branch = effect.on_success if outcome == "success" else effect.on_fail
+    state.push(effects_task(branch, **rest))
+
+
+# -- Mental Combat (C-MENT-*) --------------------------------------------------------------
+
+
+@task("mental")
+def mental(state: State, t: Task) -> None:
+    """C-MENT-02: the aggressor declares its Magic first, then the defender."""
+    hero = state.heroes[t.args["hero"]]
+    if not hero.on_board:
+        return
+    aggressor = "hero" if t.args.get("source") == hero.id else "other"
+    order = ["hero", "other"] if aggressor == "hero" else ["other", "hero"]
+    state.push(
+        *(Task("mental_spend", {**t.args, "side": side}) for side in order),
+        Task("mental_roll", t.args),
+    )
+
+
+def _opponent_magic(state: State, args: dict[str, Any]) -> int:
+    monster = state.monsters.get(str(args.get("source"))) or state.monsters.get(
+        str(args.get("target"))
+    )
+    return 0 if monster is None else monster.magic
+
+
+@task("mental_spend")
+def mental_spend_task(state: State, t: Task) -> None:
+    hero = state.heroes[t.args["hero"]]
+    key = "spent_" + t.args["side"]
+    t.args[key] = 0
+    if t.args["side"] == "hero":
+        if hero.magic > 0:
+            state.ask(Seat.HEROES, "mental_spend", context=t.args)
+    elif _opponent_magic(state, t.args) > 0:
+        state.ask(Seat.DM, "mental_spend", context=t.args)
+
+
+def legal_mental_spend(state: State, pending: Pending) -> list[Action]:
+    context = pending.args["context"]
+    if context["side"] == "hero":
+        most = state.heroes[context["hero"]].magic
+    else:
+        most = _opponent_magic(state, context)
+    return [MentalSpend(p) for p in range(min(MAX_MENTAL_MAGIC, most) + 1)]
+
+
+@decision("mental_spend", legal_mental_spend)
+def on_mental_spend(state: State, pending: Pending, action: Action) -> None:
+    assert isinstance(action, MentalSpend)
+    context = pending.args["context"]
+    if context["side"] == "hero":
+        state.heroes[context["hero"]].magic -= action.points
+    else:
+        monster = state.monsters.get(str(context.get("source"))) or state.monsters.get(
+            str(context.get("target"))
+        )
+        if monster is not None:
+            monster.magic -= action.points
+    # The spend is remembered on the roll task still waiting on the stack.
+    for queued in reversed(state.stack):
+        if queued.kind == "mental_roll":
+            queued.args["spent_" + context["side"]] = action.points
+            break
+
+
+@task("mental_roll")
+def mental_roll_task(state: State, t: Task) -> None:
+    state.ask_roll("mental", 2, context=t.args)
+
+
+@roll("mental")
+def mental_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) -> None:
+    """C-MENT-01: hero die first, opponent second; Iron-Willed +1 (C-MENT-03)."""
+    context = args["context"]
+    effect = parse(context["effect"])
+    assert isinstance(effect, fx.MentalCombat)
+    hero = state.heroes[context["hero"]]
+    hero_mods = {"magic": context.get("spent_hero", 0)} if context.get("spent_hero") else {}
+    if state.has_trait(hero, Trait.IRON_WILLED):
+        hero_mods["Iron-Willed"] = 1
+    other_mods = {"power": effect.power} if effect.power else {}
+    if context.get("spent_other"):
+        other_mods["magic"] = context["spent_other"]
+    hero_total = natural[0] + sum(hero_mods.values())
+    other_total = natural[1] + sum(other_mods.values())
+    outcome = "win" if hero_total > other_total else "lose" if hero_total < other_total else "tie"
+    rules = ["C-MENT-01"] + (["C-MENT-02"] if "magic" in hero_mods or "magic" in other_mods else [])
+    if "Iron-Willed" in hero_mods:
+        rules.append("C-MENT-03")
+    opponent = str(
+        context.get("target") if context.get("source") == hero.id else context.get("source")
+    )
+    state.emit_event(
+        roll_event(rules, hero.id, natural[:1], outcome, modifiers=hero_mods, opponent=opponent)
+    )
+    state.emit_event(
+        roll_event(
+            rules,
+            opponent,
+            natural[1:],
+            {"win": "lose", "lose": "win", "tie": "tie"}[outcome],
+            modifiers=other_mods,
+            opponent=hero.id,
+        )
+    )
+    branch = {"win": effect.on_win, "lose": effect.on_lose, "tie": effect.on_tie}[outcome]
+    rest = {
+        k: v for k, v in context.items() if k not in ("effect", "side", "spent_hero", "spent_other")
+    }
+    state.push(effects_task(branch, **rest))

@@ -1,0 +1,201 @@
+"""What the heroes come to see: revealed areas, placed monsters, and surprise.
+
+An area (room or corridor) is revealed as soon as a hero can see any of its squares
+(C-LOS-01); the monsters the adventure placed there appear with it. Monsters appearing
+outside combat start an encounter: a Surprise roll for every hero (C-TURN-04, C-SURP-*).
+Secret areas are revealed only by an effect (``reveal_secret``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.grid import Pos
+from undercroft.crawl.engine import Task, roll, task
+from undercroft.crawl.ruleset import Encounter, Trait
+from undercroft.crawl.state import Monster, State
+
+# C-SURP-01: 1-2 surprised, 3+ ready. Perceptive +1 (C-SURP-03), Light 0 -1 (C-LIGHT-02).
+SURPRISE = D6Table("C-SURP-01", (Band(1, 2, "surprised"), Band(3, 6, "ready")))
+# C-SURP-04: against Ambushers only a 6 avoids surprise.
+AMBUSH = D6Table("C-SURP-04", (Band(1, 5, "surprised"), Band(6, 6, "ready")))
+
+
+def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = False) -> None:
+    """Reveal areas the heroes now see, place their monsters, wake guards."""
+    heroes = [h for h in state.active_heroes() if h.pos is not None]
+    if not heroes:
+        return
+    seen = np.zeros(state.grid.terrain.shape, np.bool_)
+    for hero in heroes:
+        assert hero.pos is not None
+        seen |= state.sight.fov(hero.pos)
+    secret = state.ruleset.adventure.secret_areas
+    new_areas = []
+    for index in np.unique(state.grid.area[seen]).tolist():
+        if index < 0:
+            continue
+        name = state.grid.areas[index].name
+        if name not in state.revealed and name not in secret:
+            state.revealed.add(name)
+            new_areas.append(name)
+    for name in new_areas:
+        state.emit("area.revealed", ["C-TURN-04"], area=name, kind=state.area_kind(name))
+    placed = place_monsters(state, seen)
+    wake_guards(state)
+    if placed:
+        start_encounter(
+            state, placed, ambush=False, unsurprisable=unsurprisable, encounter=encounter
+        )
+
+
+def place_monsters(state: State, seen: np.ndarray | None = None) -> list[str]:
+    """Place the adventure's monsters whose area is revealed (or square seen)."""
+    placed = []
+    for index, placement in enumerate(state.ruleset.adventure.placements):
+        if index in state.placed:
+            continue
+        area = state.area_of(placement.at)
+        visible = seen is not None and bool(seen[placement.at.y, placement.at.x])
+        if (area is not None and area in state.revealed) or (area is None and visible):
+            state.placed.add(index)
+            placed.append(spawn(state, placement.monster, placement.at, None).id)
+    return placed
+
+
+def spawn(state: State, kind: str, at: Pos, encounter: Encounter | None) -> Monster:
+    """Put a monster on the board; its id is ``monster:KIND-N``."""
+    profile = state.ruleset.monster(kind)
+    mid = state.new_id(f"monster:{kind}")
+    role = (encounter or profile.encounter).value
+    monster = Monster(
+        id=mid,
+        kind=kind,
+        pos=at,
+        health=profile.health,
+        stamina=profile.stamina,
+        magic=profile.magic,
+        encounter=role,
+        active=role != Encounter.GUARD.value,
+    )
+    state.monsters[mid] = monster
+    state.emit(
+        "monster.appeared",
+        ["C-MON-01"],
+        monster=mid,
+        kind=kind,
+        encounter=role,
+        at=[at.x, at.y],
+        profile={
+            "name": profile.name,
+            "movement": profile.movement,
+            "fighting": profile.fighting,
+            "damage": profile.damage,
+            "health": profile.health,
+            "stamina": profile.stamina,
+        },
+    )
+    return monster
+
+
+def wake_guards(state: State) -> None:
+    """C-MON-02: a guard holds its square until a hero comes into its line of sight."""
+    for monster in state.monsters.values():
+        if monster.active:
+            continue
+        for hero in state.active_heroes():
+            assert hero.pos is not None
+            if state.sight.can_see(monster.pos, hero.pos):
+                monster.active = True
+                state.emit("guard.roused", ["C-MON-02"], monster=monster.id, by=hero.id)
+                break
+
+
+def start_encounter(
+    state: State,
+    monsters: list[str],
+    *,
+    ambush: bool,
+    unsurprisable: bool = False,
+    encounter: bool = True,
+) -> None:
+    """C-TURN-04: surprise is determined when monsters are met outside combat.
+
+    Monsters that join a fight already going on bring no new Surprise rolls (ruling
+    R-C-SURP-01). ``encounter`` False (the adventure's first look) also skips them.
+    """
+    already = any(m not in monsters for m in state.monsters)
+    if unsurprisable:
+        for mid in monsters:
+            state.monsters[mid].unsurprisable = True
+    if already or not encounter:
+        return
+    heroes = [h.id for h in state.active_heroes()]
+    tasks = [Task("surprise_roll", {"hero": h, "ambush": ambush}) for h in heroes]
+    state.push(*tasks, Task("surprise_done", {"monsters": monsters, "heroes": heroes}))
+
+
+@task("surprise_roll")
+def surprise_roll_task(state: State, t: Task) -> None:
+    if state.heroes[t.args["hero"]].on_board:
+        state.ask_roll("surprise", hero=t.args["hero"], ambush=t.args["ambush"])
+
+
+def surprise_modifiers(state: State, hero_id: str) -> dict[str, int]:
+    hero = state.heroes[hero_id]
+    modifiers: dict[str, int] = {}
+    if state.has_trait(hero, Trait.PERCEPTIVE):
+        modifiers["Perceptive"] = 1
+    if state.light_penalty():
+        modifiers["light"] = state.light_penalty()
+    return modifiers
+
+
+@roll("surprise")
+def surprise_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
+    """C-SURP-01/03/04 and C-LIGHT-02."""
+    hero = state.heroes[str(args["hero"])]
+    modifiers = surprise_modifiers(state, hero.id)
+    rules = ["C-SURP-01"]
+    if "Perceptive" in modifiers:
+        rules.append("C-SURP-03")
+    if "light" in modifiers:
+        rules.append("C-LIGHT-02")
+    if args["ambush"]:
+        rules.append("C-SURP-04")
+        # R-C-SURP-02: by default the modified total must reach 6.
+        total = (
+            natural[0]
+            if state.options.ambusher_six == "natural"
+            else natural[0] + sum(modifiers.values())
+        )
+        outcome = AMBUSH.outcome(total)
+    else:
+        outcome = SURPRISE.outcome(natural[0] + sum(modifiers.values()))
+    state.emit_event(roll_event(rules, hero.id, natural, outcome, modifiers=modifiers))
+    if outcome == "surprised":
+        hero.surprised = True
+        hero.done = True  # C-SURP-01: skips (the rest of) its movement
+        if hero.casting is not None:
+            hero.casting = None
+
+
+@task("surprise_done")
+def surprise_done(state: State, t: Task) -> None:
+    """C-SURP-02: if no hero is surprised, the monsters are (C-SURP-05 exempts some)."""
+    rolled = [state.heroes[h] for h in t.args["heroes"]]
+    if any(h.surprised for h in rolled):
+        return
+    surprised = []
+    for mid in t.args["monsters"]:
+        monster = state.monsters.get(mid)
+        if monster is None:
+            continue
+        if monster.unsurprisable:
+            state.emit("surprise.denied", ["C-SURP-05"], monster=mid)
+            continue
+        monster.surprised = True
+        surprised.append(mid)
+    if surprised:
+        state.emit("monsters.surprised", ["C-SURP-02"], monsters=surprised)

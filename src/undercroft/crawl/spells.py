@@ -1,0 +1,292 @@
+"""Spells, scrolls and items (C-SPELL-*, C-IDENT-03).
+
+Combat spells are begun in Spell Selection and take effect in the casting step, where
+the caster only then picks targets and pays Magic (C-CMB-01). Spells with another
+casting time, potions, gear and magic items are used with a :class:`Cast` or
+:class:`UseItem` action during the Movement or Explore step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.crawl.actions import Action, BeginCasting, Cast, ChooseTarget, Done, UseItem
+from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.movement import EXTRA_ACTIONS, EXTRA_HANDLERS
+from undercroft.crawl.resolve import effects_task
+from undercroft.crawl.ruleset import CastingTime, ItemKind, SpellCard, Targeting
+from undercroft.crawl.state import Hero, State
+
+# C-SPELL-04: 1 forget, 2-5 lose Health equal to the level, 6 no ill effect.
+OVERCAST = D6Table("C-SPELL-04", (Band(1, 1, "forget"), Band(2, 5, "hurt"), Band(6, 6, "unharmed")))
+
+
+def scroll_spell(state: State, uid: str) -> str | None:
+    card = state.ruleset.items[state.items[uid].card]
+    return card.spell if card.kind is ItemKind.SCROLL else None
+
+
+def castable(
+    state: State, hero: Hero, times: tuple[CastingTime, ...]
+) -> list[tuple[str, str | None, bool]]:
+    """(spell, source, overcast) a hero may cast now.
+
+    From memory it needs Magic equal to the level (C-SPELL-03); from a scroll nothing
+    (C-SPELL-01), even unidentified (C-IDENT-03; the action then names no spell). A
+    surprised hero casts nothing (C-SURP-01); a spell whose ongoing effect lasts cannot
+    be cast again (C-SPELL-03).
+    """
+    if hero.surprised or not hero.on_board:
+        return []
+    options: list[tuple[str, str | None, bool]] = []
+    for spell_id in hero.spells:
+        spell = state.ruleset.spells[spell_id]
+        if spell.casting in times and hero.magic >= spell.level and spell_id not in hero.ongoing:
+            options.append((spell_id, None, False))
+            if spell.overcast is not None:
+                options.append((spell_id, None, True))
+    for uid in hero.items:
+        scroll = scroll_spell(state, uid)
+        if scroll is None:
+            continue
+        spell = state.ruleset.spells[scroll]
+        if spell.casting in times and scroll not in hero.ongoing:
+            named = scroll if state.items[uid].identified else ""
+            options.append((named, uid, False))
+            if spell.overcast is not None and state.items[uid].identified:
+                options.append((named, uid, True))
+    return options
+
+
+def spell_of(state: State, spell: str, source: str | None) -> SpellCard:
+    if source is not None:
+        spell_id = scroll_spell(state, source)
+        assert spell_id is not None
+        return state.ruleset.spells[spell_id]
+    return state.ruleset.spells[spell]
+
+
+# -- Spell Selection (C-CMB-01 step 1) ---------------------------------------------------
+
+
+@task("spell_selection")
+def spell_selection(state: State, _: Task) -> None:
+    state.step = "spell_selection"
+    if any(
+        h.casting is None and castable(state, h, (CastingTime.COMBAT,))
+        for h in state.active_heroes()
+    ):
+        state.ask(Seat.HEROES, "spell_selection")
+
+
+def legal_spell_selection(state: State, _: Pending) -> list[Action]:
+    actions: list[Action] = []
+    for hero in state.active_heroes():
+        if hero.casting is None:
+            for spell, source, overcast in castable(state, hero, (CastingTime.COMBAT,)):
+                actions.append(BeginCasting(hero.id, spell, source, overcast))
+    actions.append(Done())
+    return actions
+
+
+@decision("spell_selection", legal_spell_selection)
+def on_spell_selection(state: State, _: Pending, action: Action) -> None:
+    if isinstance(action, Done):
+        return
+    assert isinstance(action, BeginCasting)
+    hero = state.heroes[action.hero]
+    card = spell_of(state, action.spell, action.source)
+    hero.casting = {"spell": card.id, "source": action.source, "overcast": action.overcast}
+    state.emit(
+        "casting.begun",
+        ["C-CMB-01", "C-SPELL-03"],
+        hero=hero.id,
+        spell=action.spell or "unknown scroll",
+        overcast=action.overcast,
+    )
+    state.push(Task("spell_selection"))
+
+
+# -- the casting step (C-CMB-01 step 5) --------------------------------------------------
+
+
+@task("casting")
+def casting(state: State, _: Task) -> None:
+    state.step = "casting"
+    tasks = [
+        Task("cast_target", {"hero": h.id}) for h in state.active_heroes() if h.casting is not None
+    ]
+    state.push(*tasks)
+
+
+def targets(state: State, hero: Hero, spell: SpellCard) -> list[str | None]:
+    """Valid targets: within range (squares, C-DIST-01) and in line of sight (C-LOS-01)."""
+    assert hero.pos is not None
+    if spell.target in (Targeting.SELF, Targeting.PARTY, Targeting.ALL_MONSTERS):
+        return [None]
+    pool: list[tuple[str, Any]] = []
+    if spell.target is Targeting.HERO:
+        pool = [(h.id, h.pos) for h in state.active_heroes()]
+    else:
+        pool = [(m.id, m.pos) for m in state.monsters.values()]
+    return [
+        fid
+        for fid, pos in pool
+        if pos is not None
+        and hero.pos.manhattan(pos) <= spell.range
+        and state.sight.can_see(hero.pos, pos)
+    ]
+
+
+@task("cast_target")
+def cast_target(state: State, t: Task) -> None:
+    hero = state.heroes[t.args["hero"]]
+    if hero.casting is None or not hero.on_board:
+        return
+    spell = state.ruleset.spells[hero.casting["spell"]]
+    options = targets(state, hero, spell)
+    if not options:
+        state.emit("spell.fizzled", ["C-CMB-01"], hero=hero.id, spell=spell.id, reason="no target")
+        hero.casting = None
+        return
+    state.ask(Seat.HEROES, "cast_target", hero=hero.id)
+
+
+def legal_cast_target(state: State, pending: Pending) -> list[Action]:
+    hero = state.heroes[pending.args["hero"]]
+    assert hero.casting is not None
+    spell = state.ruleset.spells[hero.casting["spell"]]
+    return [ChooseTarget(hero.id, target) for target in targets(state, hero, spell)]
+
+
+@decision("cast_target", legal_cast_target)
+def on_cast_target(state: State, _: Pending, action: Action) -> None:
+    assert isinstance(action, ChooseTarget)
+    hero = state.heroes[action.hero]
+    assert hero.casting is not None
+    job = hero.casting
+    hero.casting = None
+    resolve_spell(state, hero, job["spell"], job["source"], job["overcast"], action.target)
+
+
+def resolve_spell(
+    state: State, hero: Hero, spell_id: str, source: str | None, overcast: bool, target: str | None
+) -> None:
+    """Pay (Magic or the scroll), apply the effects, then the overcast roll (C-SPELL-04)."""
+    spell = state.ruleset.spells[spell_id]
+    rules = ["C-SPELL-03"]
+    if source is None and hero.magic < spell.level:
+        state.emit("spell.fizzled", ["C-SPELL-03"], hero=hero.id, spell=spell.id, reason="magic")
+        return
+    if source is not None:
+        hero.items.remove(source)  # C-SPELL-01: casting from a scroll destroys it
+        rules.append("C-SPELL-01")
+    else:
+        hero.magic -= spell.level
+    if spell.ongoing_turns:
+        hero.ongoing[spell.id] = spell.ongoing_turns
+    state.emit(
+        "spell.cast",
+        rules,
+        hero=hero.id,
+        spell=spell.id,
+        overcast=overcast,
+        target=target,
+        magic=hero.magic,
+    )
+    chosen = spell.overcast if overcast and spell.overcast is not None else spell.effects
+    tasks = [
+        effects_task(chosen, source=hero.id, hero=hero.id, target=target, rules=["C-SPELL-03"])
+    ]
+    if overcast:
+        tasks.append(
+            Task("overcast", {"hero": hero.id, "spell": spell.id, "memorized": source is None})
+        )
+    state.push(*tasks)
+
+
+@task("overcast")
+def overcast_task(state: State, t: Task) -> None:
+    if state.heroes[t.args["hero"]].on_board:
+        state.ask_roll("overcast", **t.args)
+
+
+@roll("overcast")
+def overcast_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) -> None:
+    from undercroft.crawl.combat import hurt_hero
+
+    hero = state.heroes[str(args["hero"])]
+    spell = state.ruleset.spells[str(args["spell"])]
+    outcome = OVERCAST.outcome(natural[0])
+    state.emit_event(roll_event(["C-SPELL-04"], hero.id, natural, outcome, spell=spell.id))
+    if outcome == "forget":
+        if spell.id in hero.spells and args.get("memorized"):
+            hero.spells.remove(spell.id)
+            state.emit("spell.forgotten", ["C-SPELL-04"], hero=hero.id, spell=spell.id)
+    elif outcome == "hurt":
+        state.push(*hurt_hero(state, hero, [(hero.id, spell.level)], ["C-SPELL-04"]))
+
+
+# -- spells and items used outside the combat sub-steps ----------------------------------
+
+
+def usable_items(state: State, hero: Hero) -> list[Action]:
+    """Potions (even blind), gear and identified magic items with effects (C-IDENT-03)."""
+    if hero.surprised or not hero.on_board:
+        return []
+    actions: list[Action] = []
+    for uid in hero.items:
+        item = state.items[uid]
+        card = state.ruleset.items[item.card]
+        if not card.effects or card.kind is ItemKind.SCROLL:
+            continue
+        if card.kind is ItemKind.MAGIC and not item.identified:
+            continue
+        actions.append(UseItem(hero.id, uid))
+    return actions
+
+
+def cast_actions(state: State, hero: Hero, time: CastingTime) -> list[Action]:
+    actions: list[Action] = []
+    for spell, source, overcast in castable(state, hero, (time,)):
+        card = spell_of(state, spell, source)
+        hero_targets = targets(state, hero, card)
+        for target in hero_targets:
+            actions.append(Cast(hero.id, spell, source, overcast, target))
+    return actions
+
+
+def movement_extras(state: State, hero: Hero) -> list[Action]:
+    return usable_items(state, hero) + cast_actions(state, hero, CastingTime.MOVEMENT)
+
+
+def use_item(state: State, action: Action) -> None:
+    assert isinstance(action, UseItem)
+    hero = state.heroes[action.hero]
+    hero.acted = True
+    item = state.items[action.item]
+    card = state.ruleset.items[item.card]
+    item.uses -= 1
+    if item.uses <= 0:
+        hero.items.remove(item.uid)
+    rules = ["C-IDENT-03"] if not item.identified else []
+    state.emit(
+        "item.used", rules, hero=hero.id, item=item.uid, card=item.card, blind=not item.identified
+    )
+    state.push(
+        effects_task(card.effects, source=hero.id, hero=hero.id, target=action.target or hero.id)
+    )
+
+
+def cast_now(state: State, action: Action) -> None:
+    assert isinstance(action, Cast)
+    hero = state.heroes[action.hero]
+    hero.acted = True
+    card = spell_of(state, action.spell, action.source)
+    resolve_spell(state, hero, card.id, action.source, action.overcast, action.target)
+
+
+EXTRA_ACTIONS.append(movement_extras)
+EXTRA_HANDLERS[UseItem] = use_item
+EXTRA_HANDLERS[Cast] = cast_now

@@ -1,0 +1,608 @@
+"""The mutable game: figures, board, Light, the turn, and the decision interface.
+
+``State`` follows the OpenSpiel shape: :meth:`State.current_player` is a hero seat, the
+DM or CHANCE; :meth:`State.legal_actions` lists typed actions; :meth:`State.apply`
+performs one; at a CHANCE node :meth:`State.chance_outcomes` gives every die result with
+its exact ``Fraction``. The state holds no RNG. Rules live in the rule-area modules
+(``turn``, ``movement``, ``doors``, ``reveal``, ``monsters``, ``combat``, ``traps``,
+``spells``, ``explore``, ``resolve``), which register their handlers with
+:mod:`undercroft.crawl.engine`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field, fields
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from undercroft import __version__
+from undercroft.core.dice import outcomes
+from undercroft.core.events import (
+    Actor,
+    CrawlTime,
+    Event,
+    EventSink,
+    Header,
+    NullLog,
+    write_text_atomic,
+)
+from undercroft.core.grid import DoorState, Grid, Pos, Terrain
+from undercroft.core.sight import Sight
+from undercroft.crawl import engine
+from undercroft.crawl.actions import Action, Roll
+from undercroft.crawl.engine import Pending, Seat, Task
+from undercroft.crawl.ruleset import HeroProfile, ItemKind, Ruleset, Trait
+
+SAVE_FORMAT = 1
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state."""
+
+
+class SaveError(ValueError):
+    """A saved game that cannot be loaded."""
+
+
+@dataclass
+class Hero:
+    """A hero on (or off) the board."""
+
+    id: str
+    profile: str
+    pos: Pos | None
+    health: int
+    stamina: int
+    magic: int
+    exhausted: bool = False
+    dead: bool = False
+    left: bool = False
+    items: list[str] = field(default_factory=list)
+    spells: list[str] = field(default_factory=list)
+    # per Movement step
+    moved: int = 0
+    bought: int = 0
+    jumped: bool = False
+    done: bool = False
+    acted: bool = False
+    dragging: Pos | None = None
+    # per turn
+    surprised: bool = False
+    resting: bool = False
+    rested_last_turn: bool = False
+    failed_doors: list[Pos] = field(default_factory=list)
+    failed_disarms: list[Pos] = field(default_factory=list)
+    casting: dict[str, Any] | None = None
+    exploring: bool | None = None
+    identified: bool = False
+    memorized: bool = False
+    gave: bool = False
+    received: bool = False
+    ongoing: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def on_board(self) -> bool:
+        return self.pos is not None and not self.dead and not self.left
+
+    @property
+    def at_deaths_door(self) -> bool:
+        """At 0 Health and alive (C-FIGHT-06)."""
+        return self.on_board and self.health == 0
+
+
+@dataclass
+class Monster:
+    """A monster on the board."""
+
+    id: str
+    kind: str
+    pos: Pos
+    health: int
+    stamina: int
+    magic: int
+    encounter: str
+    exhausted: bool = False
+    surprised: bool = False
+    active: bool = False
+    moved: bool = False
+    unsurprisable: bool = False
+
+
+@dataclass
+class Item:
+    """An item card in play. ``identified`` False means face down (C-IDENT-01)."""
+
+    uid: str
+    card: str
+    identified: bool
+    never: bool = False
+    uses: int = 1
+
+
+@dataclass
+class Door:
+    """A door of the adventure (C-DOOR-01)."""
+
+    opened: bool = False
+    jammed: bool = False
+
+
+@dataclass
+class Trap:
+    """A trapped square (C-TRAP-*)."""
+
+    kind: str
+    detected: bool = False
+    disarmed: bool = False
+    sprung: bool = False
+
+    @property
+    def armed(self) -> bool:
+        return not (self.disarmed or self.sprung)
+
+
+@dataclass
+class Corpse:
+    """A dead hero's body and what it carried (C-DEATH-01)."""
+
+    hero: str
+    items: list[str] = field(default_factory=list)
+
+
+class State:
+    """A crawl game in progress."""
+
+    def __init__(self, ruleset: Ruleset, party: Iterable[str], *, sink: EventSink | None = None):
+        adventure = ruleset.adventure
+        self.ruleset = ruleset
+        self.options = ruleset.options
+        self.sink: EventSink = sink or NullLog()
+        self.grid: Grid = adventure.board.copy()
+        self.sight = Sight(self.grid)
+        self.turn = 1
+        self.step = "turn_start"
+        self.light = ruleset.options.light
+        self.heroes: dict[str, Hero] = {}
+        self.monsters: dict[str, Monster] = {}
+        self.items: dict[str, Item] = {}
+        self.counters: dict[str, int] = {}
+        self.doors: dict[Pos, Door] = {}
+        self.traps: dict[Pos, Trap] = {p: Trap(kind) for p, kind in adventure.traps.items()}
+        self.revealed: set[str] = set()
+        self.placed: set[int] = set()
+        self.texts_done: set[int] = set()
+        self.corpses: dict[Pos, Corpse] = {}
+        self.rescued: list[str] = []
+        self.exits: set[Pos] = set(adventure.exits)
+        self.opened_squares: list[Pos] = []
+        self.patrol_corridors: list[str] = []
+        self.goals_met: set[str] = set()
+        self.fights: list[dict[str, Any]] = []
+        self.stack: list[Task] = []
+        self.pending: Pending | None = None
+        self.outcome: str | None = None
+        self.history: list[Action] = []
+        self._legal: list[Action] | None = None
+        self._walk_version = -1
+        self._walk: frozenset[Pos] = frozenset()
+        for p in self.grid.positions():
+            if self.grid.is_door(p):
+                opened = self.grid.door_at(p) is DoorState.OPEN
+                self.doors[p] = Door(opened=opened)
+        party = list(party)
+        if len(party) > len(adventure.starts):
+            raise ValueError(
+                f"the adventure has {len(adventure.starts)} start squares, "
+                f"the party has {len(party)} heroes"
+            )
+        for profile_id, start in zip(party, adventure.starts, strict=False):
+            profile = ruleset.hero(profile_id)
+            hero = Hero(
+                id=f"hero:{profile_id}",
+                profile=profile_id,
+                pos=start,
+                health=profile.health,
+                stamina=profile.stamina,
+                magic=profile.magic,
+                spells=list(profile.spells),
+            )
+            self.heroes[hero.id] = hero
+            for card in profile.items:
+                hero.items.append(self.new_item(card, identified=True))
+
+    # -- the game interface ------------------------------------------------------------
+
+    def start(self) -> None:
+        """Begin the adventure: reveal what the heroes see and start turn 1."""
+        from undercroft.crawl import reveal
+
+        self.emit(
+            "adventure.started",
+            ["C-SETUP-03"],
+            adventure=self.ruleset.adventure.id,
+            light=self.light,
+            heroes=[h.id for h in self.heroes.values()],
+        )
+        reveal.update_view(self, encounter=False)
+        self.stack.append(Task("turn_start"))
+        self.run()
+
+    def current_player(self) -> Seat | None:
+        """Who decides now: a seat, or ``None`` when the game is over."""
+        return None if self.pending is None else self.pending.seat
+
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def legal_actions(self) -> list[Action]:
+        """The actions allowed now (computed once per decision point)."""
+        if self._legal is None:
+            if self.pending is None:
+                self._legal = []
+            elif self.pending.seat is Seat.CHANCE:
+                self._legal = [Roll(o.natural) for o in outcomes(self.pending.args["dice"])]
+            else:
+                self._legal = engine.LEGAL[self.pending.kind](self, self.pending)
+        return list(self._legal)
+
+    def chance_outcomes(self) -> list[tuple[Roll, Fraction]]:
+        """Every result of the pending roll with its exact probability."""
+        if self.pending is None or self.pending.seat is not Seat.CHANCE:
+            return []
+        return [(Roll(o.natural), o.probability) for o in outcomes(self.pending.args["dice"])]
+
+    def apply(self, action: Action) -> None:
+        """Perform ``action``; :class:`IllegalActionError` if it is not legal now."""
+        pending = self.pending
+        if pending is None:
+            raise IllegalActionError("the adventure is over; no action is legal")
+        if not self._is_legal(pending, action):
+            raise IllegalActionError(
+                f"{action.describe()} is not legal now (waiting for {pending.seat.value}: "
+                f"{pending.kind})"
+            )
+        self.history.append(action)
+        self.pending = None
+        self._legal = None
+        if pending.seat is Seat.CHANCE:
+            assert isinstance(action, Roll)
+            engine.ROLLS[pending.args["roll"]](self, pending.args, action.natural)
+        else:
+            engine.ON_ACTION[pending.kind](self, pending, action)
+        self.run()
+
+    def _is_legal(self, pending: Pending, action: Action) -> bool:
+        if pending.seat is Seat.CHANCE:
+            dice = pending.args["dice"]
+            return (
+                isinstance(action, Roll)
+                and len(action.natural) == dice
+                and all(1 <= n <= 6 for n in action.natural)
+            )
+        from undercroft.crawl.actions import MonsterMove, Move
+
+        if isinstance(action, Move):
+            from undercroft.crawl.movement import move_is_legal
+
+            return pending.kind == "movement" and move_is_legal(self, action)
+        if isinstance(action, MonsterMove):
+            from undercroft.crawl.monsters import monster_move_is_legal
+
+            return pending.kind == "monster_movement" and monster_move_is_legal(self, action)
+        return action in self.legal_actions()
+
+    def run(self) -> None:
+        """Pop tasks until a decision is needed or the game ends."""
+        while self.pending is None and self.stack and self.outcome is None:
+            item = self.stack.pop()
+            engine.TASKS[item.kind](self, item)
+        if self.outcome is not None:
+            self.stack.clear()
+            self.pending = None
+
+    def push(self, *tasks: Task) -> None:
+        """Schedule tasks to run in the order given (the first runs next)."""
+        self.stack.extend(reversed(tasks))
+
+    def ask(self, seat: Seat, kind: str, **args: Any) -> None:
+        self.pending = Pending(seat, kind, args)
+        self._legal = None
+
+    def ask_roll(self, roll: str, dice: int = 1, **args: Any) -> None:
+        """Stop at a CHANCE node: ``dice`` d6 whose naturals go to the ``roll`` handler."""
+        self.pending = Pending(Seat.CHANCE, "roll", {"roll": roll, "dice": dice, **args})
+        self._legal = None
+
+    def finish(self, outcome: str) -> None:
+        """End the adventure."""
+        if self.outcome is None:
+            self.outcome = outcome
+            self.emit("adventure.ended", ["C-END-01"], **self.summary())
+
+    # -- events -------------------------------------------------------------------------
+
+    def emit(self, event_type: str, rules: list[str], /, **fields: Any) -> None:
+        """Log an event of ``event_type`` decided by ``rules`` (skipped with the log off)."""
+        if self.sink.enabled:
+            self.sink.emit(CrawlTime(self.turn, self.step), Event(event_type, tuple(rules), fields))
+
+    def emit_event(self, event: Event) -> None:
+        if self.sink.enabled:
+            self.sink.emit(CrawlTime(self.turn, self.step), event)
+
+    def header(self, seed: int, scenario: str | None = None) -> Header:
+        """The log header: every actor at the start with its profile."""
+        actors = []
+        for hero in self.heroes.values():
+            p = self.ruleset.hero(hero.profile)
+            actors.append(
+                Actor(
+                    hero.id,
+                    "hero",
+                    {
+                        "name": p.name,
+                        "traits": sorted(t.value for t in p.traits),
+                        "movement": p.movement,
+                        "fighting": p.fighting,
+                        "damage": p.damage,
+                        "health": p.health,
+                        "stamina": p.stamina,
+                        "magic": p.magic,
+                        "spells": list(p.spells),
+                        "items": [self.items[i].card for i in hero.items],
+                    },
+                )
+            )
+        return Header(
+            ruleset="crawl",
+            version=__version__,
+            seed=seed,
+            scenario=scenario or self.ruleset.adventure.id,
+            options=self.options.as_dict(),
+            actors=tuple(actors),
+        )
+
+    # -- queries used across rule modules ----------------------------------------------
+
+    def hero_profile(self, hero: Hero) -> HeroProfile:
+        return self.ruleset.hero(hero.profile)
+
+    def has_trait(self, hero: Hero, trait: Trait) -> bool:
+        return self.ruleset.hero(hero.profile).has(trait)
+
+    def active_heroes(self) -> list[Hero]:
+        """Heroes on the board, in party order."""
+        return [h for h in self.heroes.values() if h.on_board]
+
+    def living_heroes(self) -> list[Hero]:
+        return [h for h in self.heroes.values() if not h.dead]
+
+    def monsters_on_board(self) -> list[Monster]:
+        return list(self.monsters.values())
+
+    def in_combat(self) -> bool:
+        """Monsters are on the board (C-CMB-01)."""
+        return bool(self.monsters)
+
+    def figure_at(self, pos: Pos) -> str | None:
+        for hero in self.heroes.values():
+            if hero.on_board and hero.pos == pos:
+                return hero.id
+        for monster in self.monsters.values():
+            if monster.pos == pos:
+                return monster.id
+        return None
+
+    def occupied(self) -> set[Pos]:
+        """Squares holding a figure or a corpse (C-LOS-01: they block movement)."""
+        taken = {h.pos for h in self.heroes.values() if h.on_board and h.pos is not None}
+        taken.update(m.pos for m in self.monsters.values())
+        taken.update(self.corpses)
+        return taken
+
+    def walkable(self, pos: Pos) -> bool:
+        """A square a figure may stand on, ignoring figures: floor without furniture, or an
+        opened door (C-DOOR-01: an unopened door must be forced first)."""
+        if self._walk_version != self.grid.version:
+            g = self.grid
+            floor = (g.terrain == Terrain.FLOOR) & ~g.furniture
+            opened = (g.terrain == Terrain.DOOR) & (g.door == DoorState.OPEN)
+            ys, xs = (floor | opened).nonzero()
+            self._walk = frozenset(Pos(int(x), int(y)) for y, x in zip(ys, xs, strict=True))
+            self._walk_version = g.version
+        return pos in self._walk
+
+    def free(self, pos: Pos) -> bool:
+        return self.walkable(pos) and pos not in self.occupied()
+
+    def area_of(self, pos: Pos) -> str | None:
+        info = self.grid.area_at(pos)
+        return None if info is None else info.name
+
+    def area_kind(self, name: str) -> str:
+        for info in self.grid.areas:
+            if info.name == name:
+                return info.kind
+        return "room"
+
+    def heroes_in_area(self, area: str) -> list[Hero]:
+        return [h for h in self.active_heroes() if h.pos and self.area_of(h.pos) == area]
+
+    def new_id(self, prefix: str) -> str:
+        n = self.counters.get(prefix, 0) + 1
+        self.counters[prefix] = n
+        return f"{prefix}-{n}"
+
+    def new_item(self, card: str, *, identified: bool | None = None) -> str:
+        """Create an item instance; potions, scrolls and magic items start face down."""
+        info = self.ruleset.items[card]
+        if identified is None:
+            identified = info.kind not in (ItemKind.POTION, ItemKind.SCROLL, ItemKind.MAGIC)
+        uid = self.new_id("item")
+        self.items[uid] = Item(uid, card, identified, uses=info.uses)
+        return uid
+
+    def light_penalty(self) -> int:
+        """-1 at Light 0 (C-LIGHT-02), else 0."""
+        return -1 if self.light <= 0 else 0
+
+    # -- summary, clone, save/load ---------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        heroes = list(self.heroes.values())
+        return {
+            "outcome": self.outcome,
+            "turns": self.turn,
+            "light": self.light,
+            "escaped": [h.id for h in heroes if h.left],
+            "dead": [h.id for h in heroes if h.dead],
+            "corpses_out": list(self.rescued),
+            "goals": sorted(self.goals_met),
+            "treasure": sum(
+                self.ruleset.items[self.items[i].card].value
+                for h in heroes
+                if h.left
+                for i in h.items
+            ),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything that changes during a game, as JSON values."""
+
+        def pos(p: Pos | None) -> list[int] | None:
+            return None if p is None else [p.x, p.y]
+
+        def record(obj: Any) -> dict[str, Any]:
+            data: dict[str, Any] = {}
+            for f in fields(obj):
+                value = getattr(obj, f.name)
+                if isinstance(value, Pos):
+                    value = pos(value)
+                elif isinstance(value, list):
+                    value = [pos(v) if isinstance(v, Pos) else v for v in value]
+                elif isinstance(value, dict):
+                    value = json.loads(json.dumps(value))
+                data[f.name] = value
+            return data
+
+        return {
+            "format": SAVE_FORMAT,
+            "version": __version__,
+            "adventure": self.ruleset.adventure.id,
+            "turn": self.turn,
+            "step": self.step,
+            "light": self.light,
+            "heroes": [record(h) for h in self.heroes.values()],
+            "monsters": [record(m) for m in self.monsters.values()],
+            "items": [asdict(i) for i in self.items.values()],
+            "counters": dict(self.counters),
+            "doors": [[p.x, p.y, d.opened, d.jammed] for p, d in self.doors.items()],
+            "traps": [[p.x, p.y, asdict(t)] for p, t in self.traps.items()],
+            "revealed": sorted(self.revealed),
+            "placed": sorted(self.placed),
+            "texts_done": sorted(self.texts_done),
+            "corpses": [[p.x, p.y, c.hero, c.items] for p, c in self.corpses.items()],
+            "rescued": list(self.rescued),
+            "exits": sorted([p.x, p.y] for p in self.exits),
+            "opened_squares": [[p.x, p.y] for p in self.opened_squares],
+            "patrol_corridors": list(self.patrol_corridors),
+            "goals_met": sorted(self.goals_met),
+            "fights": self.fights,
+            "stack": [t.to_json() for t in self.stack],
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "outcome": self.outcome,
+        }
+
+    @classmethod
+    def from_json(
+        cls, ruleset: Ruleset, data: dict[str, Any], *, sink: EventSink | None = None
+    ) -> State:
+        """Rebuild a state saved by :meth:`to_json` (``SaveError`` if it does not fit)."""
+        if data.get("format") != SAVE_FORMAT:
+            raise SaveError(f"save format {data.get('format')!r} is not {SAVE_FORMAT}")
+        if data.get("adventure") != ruleset.adventure.id:
+            raise SaveError(
+                f"the save is of adventure {data.get('adventure')!r}, not {ruleset.adventure.id!r}"
+            )
+        try:
+            return cls._from_json(ruleset, data, sink)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SaveError(f"the saved game is damaged: {exc!r}") from None
+
+    @classmethod
+    def _from_json(cls, ruleset: Ruleset, data: dict[str, Any], sink: EventSink | None) -> State:
+        state = cls(ruleset, [], sink=sink)
+        state.turn, state.step, state.light = data["turn"], data["step"], data["light"]
+
+        def pos(v: Any) -> Pos | None:
+            return None if v is None else Pos(v[0], v[1])
+
+        for h in data["heroes"]:
+            h = dict(h)
+            h["pos"] = pos(h["pos"])
+            h["dragging"] = pos(h["dragging"])
+            h["failed_doors"] = [Pos(*p) for p in h["failed_doors"]]
+            h["failed_disarms"] = [Pos(*p) for p in h["failed_disarms"]]
+            state.heroes[h["id"]] = Hero(**h)
+        for m in data["monsters"]:
+            m = dict(m)
+            m["pos"] = Pos(*m["pos"])
+            state.monsters[m["id"]] = Monster(**m)
+        state.items = {i["uid"]: Item(**i) for i in data["items"]}
+        state.counters = dict(data["counters"])
+        state.doors = {Pos(x, y): Door(o, j) for x, y, o, j in data["doors"]}
+        state.traps = {Pos(x, y): Trap(**t) for x, y, t in data["traps"]}
+        state.revealed = set(data["revealed"])
+        state.placed = set(data["placed"])
+        state.texts_done = set(data["texts_done"])
+        state.corpses = {Pos(x, y): Corpse(h, list(i)) for x, y, h, i in data["corpses"]}
+        state.rescued = list(data["rescued"])
+        state.exits = {Pos(x, y) for x, y in data["exits"]}
+        state.opened_squares = [Pos(x, y) for x, y in data["opened_squares"]]
+        state.patrol_corridors = list(data["patrol_corridors"])
+        state.goals_met = set(data["goals_met"])
+        state.fights = data["fights"]
+        state.stack = [Task(t["kind"], t["args"]) for t in data["stack"]]
+        state.pending = None if data["pending"] is None else Pending.from_json(data["pending"])
+        state.outcome = data["outcome"]
+        state.sync_board()
+        return state
+
+    def sync_board(self) -> None:
+        """Make the grid agree with the doors and opened squares (after a load)."""
+        for p in self.opened_squares:
+            self.grid.set_terrain(p, Terrain.DOOR, DoorState.OPEN)
+        for p, door in self.doors.items():
+            if self.grid.is_door(p):
+                want = DoorState.OPEN if door.opened else DoorState.CLOSED
+                if self.grid.door_at(p) is not want:
+                    self.grid.set_door(p, want)
+
+    def clone(self) -> State:
+        """An independent copy (its log sink is a null log)."""
+        copy = State.from_json(self.ruleset, json.loads(json.dumps(self.to_json())))
+        copy.history = list(self.history)
+        return copy
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def save(self, path: str | Path) -> None:
+        """Write the game to ``path`` atomically (JSON)."""
+        write_text_atomic(Path(path), json.dumps(self.to_json(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, ruleset: Ruleset, path: str | Path, *, sink: EventSink | None = None) -> State:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise SaveError(f"{path}: cannot read the saved game: {exc}") from None
+        return cls.from_json(ruleset, data, sink=sink)
+
+    def iter_positions(self) -> Iterator[Pos]:
+        return self.grid.positions()

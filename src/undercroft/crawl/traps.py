@@ -1,0 +1,141 @@
+"""Traps (C-TRAP-*): springing, detecting, disarming."""
+
+from __future__ import annotations
+
+from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.grid import Pos
+from undercroft.crawl.actions import Action, Disarm
+from undercroft.crawl.engine import Task, roll, task
+from undercroft.crawl.ruleset import Trait
+from undercroft.crawl.state import Hero, State
+
+# C-TRAP-02: a Detect Traps roll called for by text: 1-3 fail, 4-6 success.
+DETECT_BY_TEXT = D6Table("C-TRAP-02", (Band(1, 3, "fail"), Band(4, 6, "success")))
+# C-TRAP-03: 1 sprung, 2-3 failed, 4-6 disarmed (no Perceptive bonus, C-TRAP-04).
+DISARM = D6Table("C-TRAP-03", (Band(1, 1, "sprung"), Band(2, 3, "failed"), Band(4, 6, "disarmed")))
+
+
+def entered(state: State, hero: Hero, at: Pos) -> None:
+    """C-TRAP-06: entering an armed trapped square springs it (detected or not)."""
+    trap = state.traps.get(at)
+    if trap is not None and trap.armed:
+        spring(state, at, hero.id)
+
+
+def spring(state: State, at: Pos, victim: str) -> None:
+    trap = state.traps[at]
+    kind = state.ruleset.traps[trap.kind]
+    trap.sprung = True
+    state.emit(
+        "trap.sprung",
+        ["C-TRAP-06"],
+        trap=trap.kind,
+        at=[at.x, at.y],
+        victim=victim,
+        detected=trap.detected,
+    )
+    hero = state.heroes.get(victim)
+    if hero is not None and kind.ends_movement:
+        hero.done = True
+    state.push(
+        Task(
+            "effects",
+            {
+                "effects": [e.model_dump() for e in kind.effects],
+                "source": f"trap:{at.x},{at.y}",
+                "target": victim,
+                "hero": victim,
+            },
+        )
+    )
+
+
+def disarm_actions(state: State, hero: Hero) -> list[Action]:
+    """C-TRAP-03: next to a detected, armed trap, not during combat, not failed this turn."""
+    if state.in_combat():
+        return []
+    assert hero.pos is not None
+    return [
+        Disarm(hero.id, p)
+        for p in hero.pos.orthogonal()
+        if p in state.traps
+        and state.traps[p].detected
+        and state.traps[p].armed
+        and p not in hero.failed_disarms
+    ]
+
+
+@task("disarm_roll")
+def disarm_roll_task(state: State, t: Task) -> None:
+    state.ask_roll("disarm", hero=t.args["hero"], trap=t.args["trap"])
+
+
+@roll("disarm")
+def disarm_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
+    hero = state.heroes[str(args["hero"])]
+    at = Pos(*args["trap"])  # type: ignore[misc]
+    outcome = DISARM.outcome(natural[0])
+    state.emit_event(roll_event(["C-TRAP-03"], hero.id, natural, outcome, trap=[at.x, at.y]))
+    if outcome == "disarmed":
+        state.traps[at].disarmed = True
+    elif outcome == "failed":
+        hero.failed_disarms.append(at)
+    else:
+        spring(state, at, hero.id)
+
+
+def detection_modifiers(state: State, hero: Hero) -> dict[str, int]:
+    """Perceptive +1, Light 0 -1 (C-TRAP-04, C-LIGHT-02)."""
+    modifiers: dict[str, int] = {}
+    if state.has_trait(hero, Trait.PERCEPTIVE):
+        modifiers["Perceptive"] = 1
+    if state.light_penalty():
+        modifiers["light"] = state.light_penalty()
+    return modifiers
+
+
+@task("detect_traps")
+def detect_traps_task(state: State, t: Task) -> None:
+    hero = state.heroes[t.args["hero"]]
+    if hero.on_board:
+        state.ask_roll("detect_traps", hero=hero.id)
+
+
+@roll("detect_traps")
+def detect_traps_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
+    """C-TRAP-01: the hero detects every trap within the rolled number of squares
+    (walking distance, R-CORE-DIST-01) that it can see. Heroes learn only whether
+    something was found; the roll event is for the DM's eyes (the observer hides it)."""
+    hero = state.heroes[str(args["hero"])]
+    modifiers = detection_modifiers(state, hero)
+    radius = max(0, natural[0] + sum(modifiers.values()))
+    rules = ["C-TRAP-01"] + (
+        ["C-TRAP-04"] if "Perceptive" in modifiers or "light" in modifiers else []
+    )
+    state.emit_event(roll_event(rules, hero.id, natural, radius, modifiers=modifiers, hidden=True))
+    found = detect_within(state, hero, radius)
+    state.emit(
+        "traps.detected",
+        ["C-TRAP-01"],
+        hero=hero.id,
+        found=bool(found),
+        squares=[[p.x, p.y] for p in found],
+    )
+
+
+def detect_within(state: State, hero: Hero, radius: int) -> list[Pos]:
+    from undercroft.core.paths import DoorPassage, Pathfinder
+
+    assert hero.pos is not None
+    finder = Pathfinder(state.grid, DoorPassage.OPEN_ONLY)
+    distances = finder.distances_from(hero.pos)
+    fov = state.sight.fov(hero.pos)
+    found = []
+    for at, trap in sorted(state.traps.items()):
+        if trap.detected or not trap.armed:
+            continue
+        d = int(distances[at.y, at.x])
+        if 0 <= d <= radius and fov[at.y, at.x]:
+            trap.detected = True
+            found.append(at)
+    return found

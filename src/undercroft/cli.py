@@ -7,6 +7,7 @@ that names the file, line and field, never with a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -18,6 +19,7 @@ from rich.table import Table
 from undercroft import __version__
 from undercroft.core import catalogue
 from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
+from undercroft.crawl import content as crawl_content  # registers the crawl content kinds
 
 app = typer.Typer(
     name="undercroft",
@@ -74,10 +76,21 @@ def check(
     for root in paths:
         if not root.exists():
             fail(f"{root}: no such file or folder.")
+        crawl_files: list[Path] = []
         for path in iter_content_files(root):
             checked += 1
             try:
-                check_file(path)
+                model = check_file(path)
+            except ContentError as exc:
+                problems.extend(str(p) for p in exc.problems)
+                continue
+            if str(getattr(model, "kind", "")).startswith("crawl-"):
+                crawl_files.append(path)
+        if crawl_files and not problems:
+            # Cross-file checks: unknown spells, monsters, items, boards; doors on walls.
+            pack_root = Path(os.path.commonpath([p.parent for p in crawl_files]))
+            try:
+                crawl_content.load_pack(pack_root)
             except ContentError as exc:
                 problems.extend(str(p) for p in exc.problems)
     if problems:

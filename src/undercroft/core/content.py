@@ -12,6 +12,7 @@ whose kind is registered. The core registers ``map``.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
@@ -200,7 +201,10 @@ def parse_toml(text: str, file: str) -> dict[str, Any]:
 def validate(data: Mapping[str, Any], model: type[M], text: str, file: str) -> M:
     """Validate parsed data against ``model``; every error gets file, line, key, allowed."""
     try:
-        return model.model_validate(data)
+        # Validating the JSON form lets strict schemas accept TOML arrays for tuples
+        # (strict mode takes only real tuples from Python data) while still refusing
+        # "3" for an int or 1 for a string.
+        return model.model_validate_json(json.dumps(data, default=str))
     except ValidationError as exc:
         lines = key_lines(text)
         problems = []

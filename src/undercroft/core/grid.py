@@ -177,6 +177,12 @@ class Grid:
     areas: list[AreaInfo] = field(default_factory=list)
     markers: dict[str, Pos] = field(default_factory=dict)
     version: int = 0
+    width: int = field(init=False)
+    height: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Plain attributes: bounds checks sit on the hottest paths of the engines.
+        self.height, self.width = (int(n) for n in self.terrain.shape)
 
     # -- construction ---------------------------------------------------------------
 
@@ -259,14 +265,6 @@ class Grid:
 
     # -- reading --------------------------------------------------------------------
 
-    @property
-    def width(self) -> int:
-        return int(self.terrain.shape[1])
-
-    @property
-    def height(self) -> int:
-        return int(self.terrain.shape[0])
-
     def in_bounds(self, pos: Pos) -> bool:
         return 0 <= pos.x < self.width and 0 <= pos.y < self.height
 
@@ -278,7 +276,8 @@ class Grid:
 
     def neighbours(self, pos: Pos) -> list[Pos]:
         """The orthogonal neighbours inside the map (C-DIST-01)."""
-        return [p for p in pos.orthogonal() if self.in_bounds(p)]
+        w, h = self.width, self.height
+        return [p for p in pos.orthogonal() if 0 <= p.x < w and 0 <= p.y < h]
 
     def terrain_at(self, pos: Pos) -> Terrain:
         return Terrain(int(self.terrain[pos.y, pos.x]))

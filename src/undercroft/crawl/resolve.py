@@ -36,8 +36,10 @@ def parse(data: dict[str, Any]) -> fx.Effect:
     return effect
 
 
-def effects_task(effects: tuple[fx.Effect, ...] | list[fx.Effect], **context: Any) -> Task:
-    return Task("effects", {"effects": [e.model_dump() for e in effects], **context})
+def effects_task(effects: tuple[fx.Effect, ...] | list[fx.Effect], /, **context: Any) -> Task:
+    """A task applying ``effects`` with ``context`` (context keys of other tasks dropped)."""
+    kept = {k: v for k, v in context.items() if k not in ("effects", "effect")}
+    return Task("effects", {**kept, "effects": [e.model_dump() for e in effects]})
 
 
 def affected_heroes(state: State, who: str, args: dict[str, Any]) -> list[Hero]:
@@ -250,7 +252,8 @@ TRAIT_TEST_RULES = ["C-EXPL-01"]
 
 
 def trait_test(state: State, effect: fx.TraitTest, args: dict[str, Any]) -> None:
-    heroes = affected_heroes(state, "self", args) or affected_heroes(state, "explorers", args)
+    """C-EXPL-01: each hero ``who`` names is tested on its own roll."""
+    heroes = affected_heroes(state, effect.who, args) or affected_heroes(state, "explorers", args)
     for hero in heroes:
         if effect.target == 0:
             passed = state.has_trait(hero, Trait(effect.trait))

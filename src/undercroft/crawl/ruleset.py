@@ -217,6 +217,8 @@ class Adventure:
     secret_areas: frozenset[str] = frozenset()
     goals: tuple[Goal, ...] = ()
     final: bool = False
+    light: int | None = None
+    """Turns of Light this adventure starts with, if not the usual (C-LIGHT-01)."""
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,8 @@ class State:
         self.sight = Sight(self.grid)
         self.turn = 1
         self.step = "turn_start"
-        self.light = ruleset.options.light
+        # C-LIGHT-01: 20 turns of Light unless the options or the adventure say otherwise.
+        self.light = adventure.light if adventure.light is not None else ruleset.options.light
         self.heroes: dict[str, Hero] = {}
         self.monsters: dict[str, Monster] = {}
         self.items: dict[str, Item] = {}

@@ -1,0 +1,186 @@
+"""What each seat may see (ARCHITECTURE.md, "Hidden information").
+
+The heroes never see an undetected trap, an unrevealed room or what is in it, the number
+rolled for Detect Traps (C-TRAP-01), or what an unidentified item is (C-IDENT-01). The
+DM sees everything. Policies, viewers and clients get an :class:`Observation`, never
+the :class:`State`; :func:`observe_entry` filters the event log the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from undercroft.core.events import Event, LogEntry
+from undercroft.core.grid import Pos
+from undercroft.crawl.actions import Action
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.state import State
+
+UNKNOWN = "?"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One seat's view of the game at one moment."""
+
+    seat: Seat
+    turn: int
+    step: str
+    light: int
+    to_act: Seat | None
+    decision: str | None
+    board: str
+    """The map in map notation; squares the heroes have not seen are ``?``."""
+    heroes: tuple[dict[str, Any], ...]
+    monsters: tuple[dict[str, Any], ...]
+    traps: tuple[dict[str, Any], ...]
+    corpses: tuple[dict[str, Any], ...]
+    exits: tuple[tuple[int, int], ...]
+    revealed: tuple[str, ...]
+    legal: tuple[Action, ...] = field(default=())
+    outcome: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        from undercroft.crawl.actions import to_json
+
+        return {
+            "seat": self.seat.value,
+            "turn": self.turn,
+            "step": self.step,
+            "light": self.light,
+            "to_act": None if self.to_act is None else self.to_act.value,
+            "decision": self.decision,
+            "board": self.board,
+            "heroes": list(self.heroes),
+            "monsters": list(self.monsters),
+            "traps": list(self.traps),
+            "corpses": list(self.corpses),
+            "exits": [list(e) for e in self.exits],
+            "revealed": list(self.revealed),
+            "legal": [to_json(a) for a in self.legal],
+            "outcome": self.outcome,
+        }
+
+
+def known_squares(state: State) -> np.ndarray:
+    """Squares the heroes know: those of revealed areas, and those any hero sees now."""
+    known = np.zeros(state.grid.terrain.shape, np.bool_)
+    names = [a.name for a in state.grid.areas]
+    for index, name in enumerate(names):
+        if name in state.revealed:
+            known |= state.grid.area == index
+    for hero in state.active_heroes():
+        assert hero.pos is not None
+        known |= state.sight.fov(hero.pos)
+    return known
+
+
+def _item(state: State, uid: str, full: bool) -> dict[str, Any]:
+    item = state.items[uid]
+    card = state.ruleset.items[item.card]
+    shown = full or item.identified
+    return {
+        "uid": uid,
+        "kind": card.kind.value,  # the deck shows on the card's back
+        "card": item.card if shown else None,
+        "name": card.name if shown else f"unidentified {card.kind.value}",
+        "identified": item.identified,
+    }
+
+
+def observe(state: State, seat: Seat) -> Observation:
+    """The view of ``seat`` (HEROES or DM; CHANCE sees what the DM sees)."""
+    full = seat is not Seat.HEROES
+    rows = [
+        [state.grid.char_at(Pos(x, y)) for x in range(state.grid.width)]
+        for y in range(state.grid.height)
+    ]
+    if not full:
+        known = known_squares(state)
+        for y in range(state.grid.height):
+            for x in range(state.grid.width):
+                if not known[y, x]:
+                    rows[y][x] = UNKNOWN
+    heroes = tuple(
+        {
+            "id": h.id,
+            "pos": None if h.pos is None or h.dead or h.left else [h.pos.x, h.pos.y],
+            "health": h.health,
+            "stamina": h.stamina,
+            "magic": h.magic,
+            "exhausted": h.exhausted,
+            "dead": h.dead,
+            "left": h.left,
+            "surprised": h.surprised,
+            "resting": h.resting,
+            "spells": list(h.spells),
+            "casting": None if h.casting is None else dict(h.casting),
+            "items": [_item(state, uid, full) for uid in h.items],
+        }
+        for h in state.heroes.values()
+    )
+    monsters = tuple(
+        {
+            "id": m.id,
+            "kind": m.kind,
+            "pos": [m.pos.x, m.pos.y],
+            "health": m.health,
+            "stamina": m.stamina,
+            "encounter": m.encounter,
+            "surprised": m.surprised,
+        }
+        for m in state.monsters.values()
+    )
+    traps = tuple(
+        {"at": [p.x, p.y], "kind": t.kind, "detected": t.detected, "armed": t.armed}
+        for p, t in sorted(state.traps.items())
+        # C-TRAP-01: the heroes know only traps found, sprung or disarmed.
+        if full or t.detected or not t.armed
+    )
+    corpses = tuple(
+        {"at": [p.x, p.y], "hero": c.hero, "items": [_item(state, i, full) for i in c.items]}
+        for p, c in state.corpses.items()
+    )
+    exits = tuple(sorted((p.x, p.y) for p in state.exits))
+    revealed = tuple(sorted(state.revealed))
+    to_act = state.current_player()
+    legal: tuple[Action, ...] = ()
+    if to_act is seat and seat is not Seat.CHANCE:
+        legal = tuple(state.legal_actions())
+    return Observation(
+        seat=seat,
+        turn=state.turn,
+        step=state.step,
+        light=state.light,
+        to_act=to_act,
+        decision=None if state.pending is None else state.pending.kind,
+        board="\n".join("".join(r) for r in rows),
+        heroes=heroes,
+        monsters=monsters,
+        traps=traps,
+        corpses=corpses,
+        exits=exits,
+        revealed=revealed,
+        legal=legal,
+        outcome=state.outcome,
+    )
+
+
+def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
+    """The log line as ``seat`` may read it, or ``None`` if the seat does not see it."""
+    if seat is not Seat.HEROES:
+        return entry
+    event = entry.event
+    fields = dict(event.fields)
+    if event.type == "roll" and fields.get("hidden"):
+        return None  # C-TRAP-01: the Detect Traps number is never shown
+    if event.type == "traps.detected":
+        fields = {"hero": fields["hero"], "found": fields["found"], "squares": fields["squares"]}
+    elif event.type in ("item.found", "item.used"):
+        identified = fields.get("identified", not fields.get("blind", False))
+        if not identified:
+            fields.pop("card", None)  # C-IDENT-01: face down until identified
+    return LogEntry(entry.seq, entry.time, Event(event.type, event.rules, fields))

@@ -19,11 +19,11 @@ from undercroft.core.dice import ChanceOutcome, DiceSampler
 from undercroft.core.events import EventLog, Header
 from undercroft.core.grid import AreaInfo
 from undercroft.crawl import State, new_game
+from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import Action, Roll, from_json, to_json
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
 from undercroft.crawl.ruleset import Options, RoomText
-from undercroft.crawl import effects as fx
 
 TINY = board(
     """

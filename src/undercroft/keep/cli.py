@@ -1,0 +1,186 @@
+"""``undercroft run keep``: run a keep scenario day by day and report the workload.
+
+Prints one line a day (rearms, fumbles, traps fired, Traps-job minion hours, ...) and a
+summary (the same numbers as the log's last line, see docs/keep.md). Mistakes in the
+arguments or the scenario exit 2 with a message naming the file, line and key.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from undercroft.keep.world import World
+
+EXIT_USER_ERROR = 2
+out = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str) -> NoReturn:
+    err.print(f"[bold red]error:[/bold red] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(EXIT_USER_ERROR)
+
+
+def register(run_app: typer.Typer) -> None:
+    """Add the ``keep`` command to the ``run`` sub-app."""
+    run_app.command("keep")(run_keep)
+
+
+def run_keep(
+    scenario: Annotated[
+        str,
+        typer.Option(help="A shipped scenario name (trapworks, trapworks-40) or a TOML path."),
+    ] = "trapworks",
+    days: Annotated[
+        int | None, typer.Option(min=1, help="Days to run (default: the scenario's).")
+    ] = None,
+    seed: Annotated[int, typer.Option(min=0, help="The run seed (same seed, same log).")] = 0,
+    log: Annotated[
+        Path | None, typer.Option(help="Write the event log (JSON Lines) to this file.")
+    ] = None,
+    invasions: Annotated[
+        str, typer.Option(help="'on' or 'off'; invasions arrive with a later keep issue.")
+    ] = "off",
+    quiet: Annotated[bool, typer.Option(help="Print only the summary.")] = False,
+    save: Annotated[
+        Path | None, typer.Option(help="Save the world to this file when the run ends.")
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Continue a saved world instead of starting the scenario."),
+    ] = None,
+) -> None:
+    """Run a keep scenario: a day-by-day account and a summary of the workload."""
+    if invasions not in ("on", "off"):
+        _fail(f"--invasions must be 'on' or 'off', not {invasions!r}.")
+    if invasions == "on":
+        _fail(
+            "--invasions on: invasions are not part of this version of keep yet (they come "
+            "with the invasions issue); run with --invasions off."
+        )
+    world = _open_world(scenario, seed, resume)
+    total = days if days is not None else world.scenario_days
+    try:
+        world.open_log(log)
+    except OSError as exc:
+        _fail(f"{log}: cannot write the log: {exc.strerror or exc}")
+    if not quiet:
+        out.print(
+            f"[bold]{world.scenario}[/bold] - seed {world.seed}, {total} day(s), invasions off",
+            highlight=False,
+        )
+        out.print(_DAY_HEADER, highlight=False)
+    for _ in range(total):
+        world.run_days(1)
+        day = (world.now // 1440) + 1
+        if not quiet:
+            out.print(_day_line(day, world.workload.day(day)), highlight=False)
+    summary = world.close_log()
+    if save is not None:
+        try:
+            world.save(save)
+        except OSError as exc:
+            _fail(f"{save}: cannot write the save: {exc.strerror or exc}")
+    _print_summary(summary)
+    if log is not None and not quiet:
+        out.print(f"log written to {log}", highlight=False)
+
+
+def _open_world(scenario: str, seed: int, resume: Path | None) -> World:
+    """The scenario's world, or the saved one; mistakes exit 2 naming file and line."""
+    from undercroft.core.content import ContentError
+    from undercroft.keep.save import SaveError
+    from undercroft.keep.scenario import build_world
+    from undercroft.keep.world import World
+
+    try:
+        return World.load(resume) if resume is not None else build_world(scenario, seed=seed)
+    except ContentError as exc:
+        for problem in exc.problems:
+            err.print(str(problem), highlight=False, soft_wrap=True, markup=False)
+        _fail(
+            f"{len(exc.problems)} problem(s) in the scenario; each line above names "
+            "file:line: key: what is wrong (and the allowed values where there is a list)."
+        )
+    except SaveError as exc:
+        _fail(str(exc))
+
+
+_COLUMNS = (
+    ("day", 4),
+    ("rearms", 7),
+    ("decay", 6),
+    ("used", 5),
+    ("fumbles", 8),
+    ("fired", 6),
+    ("built", 6),
+    ("doors", 6),
+    ("Traps-h", 8),
+    ("Chores-h", 9),
+    ("wait", 6),
+)
+_DAY_HEADER = "".join(f"{name:>{width}}" for name, width in _COLUMNS)
+
+
+def _day_line(day: int, s: Any) -> str:
+    """One day's numbers: rearms (after decay, after use), fumbles, traps fired, structures
+    built, door movements, Traps-job and Chores-job minion-hours, mean wait in minutes."""
+    wait = f"{s.wait_minutes / s.rearms:.0f}" if s.rearms else "-"
+    values = (
+        day,
+        s.rearms,
+        s.rearms_decay,
+        s.rearms_used,
+        s.fumbles,
+        s.traps_fired,
+        s.built,
+        s.door_moves,
+        f"{s.traps_job_minutes / 60:.1f}",
+        f"{s.chores_job_minutes / 60:.1f}",
+        wait,
+    )
+    return "".join(f"{v!s:>{w}}" for v, (_, w) in zip(values, _COLUMNS, strict=True))
+
+
+_LABELS = {
+    "days": "days",
+    "traps": "traps",
+    "parts_that_decay": "trap parts that decay (levers never do)",
+    "traps_minions": "Traps-job minions",
+    "rearms": "rearms",
+    "rearms_per_day": "rearms per day",
+    "rearms_decay": "  after decay (every 2 days)",
+    "rearms_used": "  after use",
+    "traps_job_minion_hours": "Traps-job minion-hours",
+    "traps_job_minion_hours_per_day": "Traps-job minion-hours per day",
+    "traps_job_utilisation": "Traps-job utilisation (share of their time)",
+    "mean_wait_minutes": "mean wait from a part stopping to its rearm (min)",
+    "max_wait_minutes": "longest wait (min)",
+    "parts_rearmed": "parts rearmed at least once",
+    "max_rearm_gap_hours": "longest time between two rearms of a part (h)",
+    "fumbles": "fumbled rearms",
+    "fumble_fires": "  that fired the trap",
+    "tampered": "  that tampered the trigger",
+    "traps_fired": "traps fired",
+    "structures_built": "structures built",
+    "commands": "keeper commands",
+    "commands_refused": "  refused",
+    "visitors": "visitors",
+    "metal_left": "metal left",
+}
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    table = Table(title="Summary", show_header=False, show_edge=False, pad_edge=False)
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    for key, label in _LABELS.items():
+        if key in summary:
+            table.add_row(label, str(summary[key]))
+    out.print(table)

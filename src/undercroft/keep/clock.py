@@ -1,0 +1,143 @@
+"""The world clock and the event queue (ruling R-K-CLOCK-01).
+
+The clock counts whole game minutes from minute 0; an hour is 60 minutes and a day 1,440;
+day 1 begins at minute 0. The world does not tick: it keeps a queue of things due at a
+minute and jumps from one to the next, so a day where nothing is due costs one comparison.
+The queue has a total order, (minute, priority, sequence number): two items due at the
+same minute run in :class:`Priority` order, and equal priorities in the order they were
+queued. Items are plain data (an action name and JSON-able arguments) so a saved world
+restores its queue exactly.
+
+>>> parse_when("day 3 08:30")
+3390
+>>> format_when(3390)
+'day 3 08:30'
+"""
+
+from __future__ import annotations
+
+import enum
+import heapq
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from undercroft.core.events import MINUTES_PER_DAY
+
+MINUTES_PER_HOUR = 60
+_WHEN = re.compile(r"^\s*day\s+(\d+)(?:\s+(\d{1,2}):(\d{2}))?\s*$")
+
+
+class ClockError(ValueError):
+    """A time that cannot be read (names the text and the expected form)."""
+
+
+def day_start(day: int) -> int:
+    """The first minute of ``day`` (day 1 starts at minute 0)."""
+    return (day - 1) * MINUTES_PER_DAY
+
+
+def day_of(minute: int) -> int:
+    return minute // MINUTES_PER_DAY + 1
+
+
+def parse_when(text: str) -> int:
+    """``"day 3 08:30"`` (or ``"day 3"`` for its first minute) as a minute of game time."""
+    found = _WHEN.match(text)
+    if not found:
+        raise ClockError(f"cannot read the time {text!r}; write it as 'day N HH:MM'")
+    day = int(found.group(1))
+    hour = int(found.group(2) or 0)
+    minute = int(found.group(3) or 0)
+    if day < 1 or hour > 23 or minute > 59:
+        raise ClockError(f"{text!r} is not a time of the game (days from 1, 00:00 to 23:59)")
+    return day_start(day) + hour * MINUTES_PER_HOUR + minute
+
+
+def format_when(minute: int) -> str:
+    """A minute of game time as ``day N HH:MM``."""
+    day = day_of(minute)
+    rest = minute - day_start(day)
+    return f"day {day} {rest // MINUTES_PER_HOUR:02d}:{rest % MINUTES_PER_HOUR:02d}"
+
+
+class Priority(enum.IntEnum):
+    """The order of queue items due at the same minute (lower first)."""
+
+    SCRIPT = 0
+    """A scenario's scripted command or happening."""
+    SIGNAL = 1
+    """A mechanism fired after its timer's delay (K-WIRE-03)."""
+    STEP = 2
+    """A walker reaching a door or a trigger's area on its way."""
+    ARRIVE = 3
+    """A walker reaching the end of its walk."""
+    WORK = 4
+    """A minion finishing a piece of work (a rearm, a build, a load)."""
+    DECAY = 5
+    """A trap part's 2 days running out (K-DECAY-02)."""
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class QueueItem:
+    """Something due at a minute: an action name and its arguments."""
+
+    minute: int
+    priority: int
+    seq: int
+    action: str = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False, default=())
+
+    def to_json(self) -> list[Any]:
+        return [self.minute, self.priority, self.seq, self.action, list(self.args)]
+
+    @classmethod
+    def from_json(cls, data: Sequence[Any]) -> QueueItem:
+        minute, priority, seq, action, args = data
+        return cls(int(minute), int(priority), int(seq), str(action), tuple(args))
+
+
+_Entry = tuple[int, int, int, str, tuple[Any, ...]]
+
+
+@dataclass
+class EventQueue:
+    """A heap of queued items with a per-world sequence number (a total order).
+
+    The heap holds plain tuples ``(minute, priority, seq, action, args)``: the sequence
+    number is unique, so the action and arguments are never compared.
+    """
+
+    items: list[_Entry] = field(default_factory=list)
+    next_seq: int = 0
+
+    def push(self, minute: int, priority: Priority, action: str, *args: Any) -> QueueItem:
+        entry = (minute, int(priority), self.next_seq, action, args)
+        self.next_seq += 1
+        heapq.heappush(self.items, entry)
+        return QueueItem(*entry)
+
+    def pop(self) -> QueueItem:
+        return QueueItem(*heapq.heappop(self.items))
+
+    def next_minute(self) -> int | None:
+        return self.items[0][0] if self.items else None
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "next_seq": self.next_seq,
+            "items": [QueueItem(*e).to_json() for e in sorted(self.items)],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EventQueue:
+        items: list[_Entry] = []
+        for d in data["items"]:
+            item = QueueItem.from_json(d)
+            items.append((item.minute, item.priority, item.seq, item.action, item.args))
+        heapq.heapify(items)
+        return cls(items, int(data["next_seq"]))

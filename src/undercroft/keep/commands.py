@@ -1,0 +1,438 @@
+"""Keeper commands: a typed API for scripts, tests and (later) the web viewer.
+
+Each command is a frozen dataclass. :meth:`World.command` carries it out at once and logs
+a ``command`` event (its name, its arguments, ``accepted``; when refused the ``reason``
+and the rule IDs that refuse it in ``rules``), followed by the events of its effects. A
+refused command changes nothing.
+
+>>> Build("pressure_plate", Pos(3, 4)).args()
+{'kind': 'pressure_plate', 'at': [3, 4]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from undercroft.core.events import Event
+from undercroft.core.grid import Pos
+from undercroft.keep.actors import Job, Side, Stance
+
+if TYPE_CHECKING:
+    from undercroft.keep.world import World
+
+
+class CommandError(ValueError):
+    """A command the rules forbid or the world cannot carry out."""
+
+    def __init__(self, reason: str, rules: tuple[str, ...] = ()) -> None:
+        self.reason = reason
+        self.rules = rules
+        super().__init__(reason)
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """What came of a command: accepted or refused (with why), and what it made."""
+
+    accepted: bool
+    reason: str = ""
+    rules: tuple[str, ...] = ()
+    effect: Mapping[str, Any] = field(default_factory=dict)
+
+    def event(self, cmd: Command) -> Event:
+        fields: dict[str, Any] = {"command": cmd.verb, **cmd.args(), "accepted": self.accepted}
+        if not self.accepted:
+            fields["reason"] = self.reason
+        fields.update(self.effect)
+        return Event("command", self.rules, fields)
+
+
+def _xy(pos: Pos) -> list[int]:
+    return [pos.x, pos.y]
+
+
+@dataclass(frozen=True)
+class Build:
+    """Order a structure built at a tile (K-BUILD-01); a lock goes on a door's tile."""
+
+    kind: str
+    at: Pos
+    name: str | None = None
+    delay: int | None = None
+    """For a timer: its delay in minutes (default: the ruleset's)."""
+
+    verb: ClassVar[str] = "build"
+
+    def args(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "at": _xy(self.at)}
+        if self.name is not None:
+            out["name"] = self.name
+        if self.delay is not None:
+            out["delay"] = self.delay
+        return out
+
+
+@dataclass(frozen=True)
+class Move:
+    """Move a trap part or timer to another tile (K-REARM-07: rearm state kept)."""
+
+    structure: str
+    to: Pos
+
+    verb: ClassVar[str] = "move"
+
+    def args(self) -> dict[str, Any]:
+        return {"structure": self.structure, "to": _xy(self.to)}
+
+
+@dataclass(frozen=True)
+class Remove:
+    """Remove a structure, a building site or a connection (``wire:N``)."""
+
+    target: str
+
+    verb: ClassVar[str] = "remove"
+
+    def args(self) -> dict[str, Any]:
+        return {"target": self.target}
+
+
+@dataclass(frozen=True)
+class Connect:
+    """Drag a connection through waypoints (K-WIRE-01, joined or hopping per K-WIRE-04/05)."""
+
+    path: tuple[Pos, ...]
+
+    verb: ClassVar[str] = "wire"
+
+    def args(self) -> dict[str, Any]:
+        return {"path": [_xy(p) for p in self.path]}
+
+
+@dataclass(frozen=True)
+class SetTimer:
+    """Set a timer's delay in minutes (K-WIRE-03)."""
+
+    timer: str
+    minutes: int
+
+    verb: ClassVar[str] = "set_timer"
+
+    def args(self) -> dict[str, Any]:
+        return {"timer": self.timer, "minutes": self.minutes}
+
+
+@dataclass(frozen=True)
+class ArmLock:
+    """ "Arm lock" on a door's lock (K-LOCK-01)."""
+
+    door: str
+
+    verb: ClassVar[str] = "arm_lock"
+
+    def args(self) -> dict[str, Any]:
+        return {"door": self.door}
+
+
+@dataclass(frozen=True)
+class DisarmLock:
+    """ "Disarm lock": the door becomes a normal door (K-LOCK-01)."""
+
+    door: str
+
+    verb: ClassVar[str] = "disarm_lock"
+
+    def args(self) -> dict[str, Any]:
+        return {"door": self.door}
+
+
+@dataclass(frozen=True)
+class HoldDoorOpen:
+    """ "Hold door open" (or stop holding it) (K-DOOR-03)."""
+
+    door: str
+    hold: bool = True
+
+    verb: ClassVar[str] = "hold_door_open"
+
+    def args(self) -> dict[str, Any]:
+        return {"door": self.door, "hold": self.hold}
+
+
+@dataclass(frozen=True)
+class PullLever:
+    """Pull a lever: on if it was off, off if it was on (K-DOOR-05)."""
+
+    lever: str
+
+    verb: ClassVar[str] = "pull_lever"
+
+    def args(self) -> dict[str, Any]:
+        return {"lever": self.lever}
+
+
+@dataclass(frozen=True)
+class SetJob:
+    """Give a minion a job (Traps, Chores, ...)."""
+
+    minion: str
+    job: Job
+
+    verb: ClassVar[str] = "set_job"
+
+    def args(self) -> dict[str, Any]:
+        return {"minion": self.minion, "job": self.job.value}
+
+
+@dataclass(frozen=True)
+class SetStance:
+    """Set a minion's combat stance (one of the five of ruling R-K-STANCE-01)."""
+
+    minion: str
+    stance: Stance
+
+    verb: ClassVar[str] = "set_stance"
+
+    def args(self) -> dict[str, Any]:
+        return {"minion": self.minion, "stance": self.stance.value}
+
+
+@dataclass(frozen=True)
+class OrderAttack:
+    """Order a minion to attack someone (K-LOCK-03: it may then open doors to reach them)."""
+
+    minion: str
+    target: str
+
+    verb: ClassVar[str] = "order_attack"
+
+    def args(self) -> dict[str, Any]:
+        return {"minion": self.minion, "target": self.target}
+
+
+Command = (
+    Build
+    | Move
+    | Remove
+    | Connect
+    | SetTimer
+    | ArmLock
+    | DisarmLock
+    | HoldDoorOpen
+    | PullLever
+    | SetJob
+    | SetStance
+    | OrderAttack
+)
+COMMANDS: dict[str, type[Command]] = {
+    cls.verb: cls
+    for cls in (
+        Build,
+        Move,
+        Remove,
+        Connect,
+        SetTimer,
+        ArmLock,
+        DisarmLock,
+        HoldDoorOpen,
+        PullLever,
+        SetJob,
+        SetStance,
+        OrderAttack,
+    )
+}
+
+
+# -- carrying them out ------------------------------------------------------------------------
+
+
+def execute(world: World, cmd: Command) -> CommandResult:
+    """Carry out a command (the world wraps this with logging)."""
+    from undercroft.keep.building import PlacementError
+    from undercroft.keep.wiring import WiringError
+    from undercroft.keep.world import WorldError
+
+    handler = _HANDLERS[type(cmd)]
+    try:
+        return handler(world, cmd)
+    except CommandError as exc:
+        return CommandResult(False, exc.reason, exc.rules)
+    except PlacementError as exc:
+        return CommandResult(False, exc.reason, exc.rules)
+    except WiringError as exc:
+        return CommandResult(False, exc.reason, exc.rules)
+    except WorldError as exc:
+        return CommandResult(False, str(exc))
+
+
+def _build(world: World, cmd: Any) -> CommandResult:
+    from undercroft.keep import building
+
+    assert isinstance(cmd, Build)
+    delay = cmd.delay if cmd.delay is not None else world.ruleset.structures["timer"].delay
+    if delay < 0:
+        raise CommandError("a timer's delay is 0 minutes or more")
+    site = building.order(world, cmd.kind, cmd.at, name=cmd.name, delay=delay)
+    return CommandResult(True, rules=("K-BUILD-01",), effect={"site": site.id})
+
+
+def _move(world: World, cmd: Any) -> CommandResult:
+    from undercroft.keep import building
+
+    assert isinstance(cmd, Move)
+    structure = world.structure(cmd.structure)
+    old = building.move(world, structure, cmd.to)
+    return CommandResult(True, rules=("K-REARM-07",), effect={"from": _xy(old)})
+
+
+def _remove(world: World, cmd: Any) -> CommandResult:
+    from undercroft.keep import building
+
+    assert isinstance(cmd, Remove)
+    if cmd.target in world.wiring.wires:
+        from undercroft.keep import doors
+
+        world.wiring.remove(cmd.target)
+        world.wiring_changed()
+        doors.release_disconnected(world, cmd.target)
+        return CommandResult(True, effect={"wires_removed": [cmd.target]})
+    wires = building.remove(world, world.structure(cmd.target))
+    return CommandResult(True, effect={"wires_removed": wires})
+
+
+def _connect(world: World, cmd: Any) -> CommandResult:
+    assert isinstance(cmd, Connect)
+    plan = world.draw_wire(list(cmd.path))
+    wire_id = plan.wire.id
+    circuit = plan.circuit
+    rules = ["K-WIRE-01"]
+    if plan.joined:
+        rules.append("K-WIRE-05")
+    if plan.hops:
+        rules.append("K-WIRE-04")
+    if circuit.timers:
+        rules.append("K-WIRE-03")
+    if circuit.doors:
+        rules.append("K-WIRE-07")
+    effect = {
+        "wire": wire_id,
+        "joined": list(plan.joined),
+        "hops": [{"at": _xy(m.at), "wire": m.wire} for m in plan.hops],
+        "circuit": {
+            "trigger": circuit.trigger,
+            "mechanism": circuit.mechanism,
+            "timers": list(circuit.timers),
+            "doors": list(circuit.doors),
+            "wires": list(circuit.wires),
+        },
+    }
+    return CommandResult(True, rules=tuple(rules), effect=effect)
+
+
+def _set_timer(world: World, cmd: Any) -> CommandResult:
+    from undercroft.keep.structures import Site, Timer
+
+    assert isinstance(cmd, SetTimer)
+    timer = world.structure(cmd.timer)
+    if cmd.minutes < 0:
+        raise CommandError("a timer's delay is 0 minutes or more")
+    if isinstance(timer, Timer) or (isinstance(timer, Site) and timer.kind == "timer"):
+        timer.delay = cmd.minutes
+        return CommandResult(True, rules=("K-WIRE-03",))
+    raise CommandError(f"{cmd.timer} is not a timer")
+
+
+def _lock(world: World, door_id: str) -> tuple[Any, Any]:
+    from undercroft.keep.structures import Lock
+
+    door = world.door(door_id) if door_id.startswith("door:") else None
+    if door is None:
+        named = world.structure(door_id)
+        if not isinstance(named, Lock):
+            raise CommandError(f"{door_id} is neither a door nor a lock")
+        door = world.door(named.door)
+    lock = world.lock_of(door)
+    if lock is None:
+        raise CommandError(f"{door.id} has no lock; build one first (K-LOCK-01)", ("K-LOCK-01",))
+    return door, lock
+
+
+def _arm_lock(world: World, cmd: Any) -> CommandResult:
+    from undercroft.keep import doors, locks
+
+    door, lock = _lock(world, cmd.door)
+    if lock.armed == isinstance(cmd, ArmLock):
+        state = "armed" if lock.armed else "disarmed"
+        raise CommandError(f"the lock on {door.id} is already {state}", ("K-LOCK-01",))
+    locks.set_armed(world, lock, isinstance(cmd, ArmLock), "keeper", ("K-LOCK-01",))
+    doors.sync(world, door)
+    return CommandResult(True, rules=("K-LOCK-01",))
+
+
+def _hold(world: World, cmd: Any) -> CommandResult:
+    from undercroft.keep import doors
+
+    assert isinstance(cmd, HoldDoorOpen)
+    door = world.door(cmd.door)
+    if door.held_open == cmd.hold:
+        state = "held open" if cmd.hold else "not held open"
+        raise CommandError(f"{door.id} is already {state}")
+    doors.hold_open(world, door, cmd.hold, "keeper")
+    return CommandResult(True, rules=("K-DOOR-03",))
+
+
+def _pull(world: World, cmd: Any) -> CommandResult:
+    from undercroft.keep import traps
+    from undercroft.keep.structures import Trigger
+
+    assert isinstance(cmd, PullLever)
+    lever = world.structure(cmd.lever)
+    if not (isinstance(lever, Trigger) and lever.lever):
+        raise CommandError(f"{cmd.lever} is not a lever")
+    # Log the command before its effects: decide the new state, then act (buffered).
+    on = traps.pull_lever(world, lever, "keeper")
+    return CommandResult(True, rules=("K-DOOR-05",), effect={"on": on})
+
+
+def _set_job(world: World, cmd: Any) -> CommandResult:
+    from undercroft.keep import jobs
+
+    assert isinstance(cmd, SetJob)
+    minion = world.minion(cmd.minion)
+    jobs.set_job(world, minion, cmd.job)
+    return CommandResult(True)
+
+
+def _set_stance(world: World, cmd: Any) -> CommandResult:
+    assert isinstance(cmd, SetStance)
+    world.minion(cmd.minion).stance = cmd.stance
+    return CommandResult(True, rules=("R-K-STANCE-01",))
+
+
+def _order_attack(world: World, cmd: Any) -> CommandResult:
+    assert isinstance(cmd, OrderAttack)
+    minion = world.minion(cmd.minion)
+    target = world.being(cmd.target)
+    if target is minion or target.side() not in (Side.ENEMY, Side.WILD):
+        raise CommandError(f"{cmd.target} is not an enemy of {cmd.minion}")
+    if target.id not in minion.attack_orders:
+        minion.attack_orders.append(target.id)
+    return CommandResult(True, rules=("K-LOCK-03",))
+
+
+_HANDLERS: dict[type[Any], Callable[[World, Any], CommandResult]] = {
+    Build: _build,
+    Move: _move,
+    Remove: _remove,
+    Connect: _connect,
+    SetTimer: _set_timer,
+    ArmLock: _arm_lock,
+    DisarmLock: _arm_lock,
+    HoldDoorOpen: _hold,
+    PullLever: _pull,
+    SetJob: _set_job,
+    SetStance: _set_stance,
+    OrderAttack: _order_attack,
+}

@@ -1,0 +1,305 @@
+"""Minion jobs: the work waiting to be done, who takes it, and doing it.
+
+Work is a list of :class:`Task` s: rearm a part (K-REARM-02, K-DECAY-02), build at a site
+(K-BUILD-01), carry metal to a site (K-BUILD-01), restore a breached door (K-FORCE-05).
+A job decides which tasks a minion takes (:data:`TIERS`): Traps-job minions rearm and
+build, and carry metal only when no trap work is open; Chores-job minions carry metal and
+restore doors (ruling R-K-BUILD-01). Whenever work appears or a minion comes free, each
+idle minion in id order takes the open task it can reach soonest, ties to the oldest task
+(ruling R-K-JOB-01). No dice: the choice is a fixed function of the state.
+
+The time a minion spends on a task, walking included, is its workload (K-DECAY-04),
+counted per job and per day by :mod:`undercroft.keep.stats`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from undercroft.core.events import Event
+from undercroft.core.grid import Pos
+from undercroft.keep import building, doors, movement, traps
+from undercroft.keep.actors import Job, Minion
+from undercroft.keep.clock import Priority
+from undercroft.keep.structures import Door, Site, TrapPart, Trigger
+
+if TYPE_CHECKING:
+    from undercroft.keep.world import World
+
+
+class TaskKind(enum.Enum):
+    """A kind of work."""
+
+    REARM = "rearm"
+    """Rearm a trap part that went off or ran out (K-REARM-02, K-DECAY-02)."""
+    BUILD = "build"
+    """Build a structure at a site whose metal has all arrived (K-BUILD-01)."""
+    HAUL = "haul"
+    """Carry a load of metal from the stockpile to a site (K-BUILD-01)."""
+    RESTORE_DOOR = "restore_door"
+    """Close a breached door and re-arm its lock (K-FORCE-05)."""
+
+
+TIERS: Mapping[Job, Mapping[TaskKind, int]] = {
+    Job.TRAPS: {TaskKind.REARM: 0, TaskKind.BUILD: 0, TaskKind.HAUL: 1},
+    Job.CHORES: {TaskKind.RESTORE_DOOR: 0, TaskKind.HAUL: 0},
+}
+"""Which tasks each job takes, lower tiers first (K-BUILD-01, K-REARM-02, K-FORCE-05)."""
+
+
+@dataclass(eq=False)
+class Task:
+    """One piece of work, open or taken by a minion."""
+
+    id: str
+    kind: TaskKind
+    target: str
+    created: int
+    minion: str | None = None
+    phase: str = "go"
+    load: int = 0
+    token: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind.value,
+            "target": self.target,
+            "created": self.created,
+            "minion": self.minion,
+            "phase": self.phase,
+            "load": self.load,
+            "token": self.token,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Task:
+        return cls(
+            str(data["id"]),
+            TaskKind(data["kind"]),
+            str(data["target"]),
+            int(data["created"]),
+            data["minion"],
+            str(data["phase"]),
+            int(data["load"]),
+            int(data["token"]),
+        )
+
+
+def add_task(world: World, kind: TaskKind, target: str) -> Task | None:
+    """Post a task unless the same work is already posted."""
+    for task in world.tasks.values():
+        if task.kind is kind and task.target == target and kind is not TaskKind.HAUL:
+            return None
+    task = Task(world.new_id("task"), kind, target, world.now)
+    world.tasks[task.id] = task
+    world.request_dispatch()
+    return task
+
+
+def cancel_for(world: World, target: str) -> None:
+    """Drop every task about a structure or site that is gone."""
+    for task in list(world.tasks.values()):
+        if task.target == target and task.minion is not None:
+            release(world, world.minion(task.minion))
+    for task in list(world.tasks.values()):  # releasing may have posted the work again
+        if task.target == target:
+            del world.tasks[task.id]
+
+
+# -- choosing work ---------------------------------------------------------------------------
+
+
+def target_pos(world: World, task: Task) -> Pos:
+    if task.kind is TaskKind.HAUL and task.phase in ("go", "fetch"):
+        assert world.stockpile is not None
+        return world.stockpile.pos
+    return world.structure(task.target).pos
+
+
+def dispatch(world: World) -> None:
+    """Each idle minion (id order) takes the nearest open task its job allows (R-K-JOB-01)."""
+    open_tasks = [t for t in world.tasks.values() if t.minion is None]
+    if not open_tasks:
+        return
+    for minion in sorted(world.minions(), key=lambda m: _number(m.id)):
+        if minion.task is not None or minion.blind_rage or minion.walk is not None:
+            continue
+        tiers = TIERS.get(minion.job)
+        if not tiers:
+            continue
+        candidates = [t for t in open_tasks if t.minion is None and t.kind in tiers]
+        if not candidates:
+            continue
+        best = _nearest(world, minion, candidates, tiers)
+        if best is not None:
+            start(world, minion, best)
+
+
+def _nearest(
+    world: World, minion: Minion, candidates: list[Task], tiers: Mapping[TaskKind, int]
+) -> Task | None:
+    distances = world.distances(minion.pos, movement.passage_for(minion))
+    best: tuple[int, int, int, int] | None = None
+    chosen = None
+    for task in candidates:
+        pos = target_pos(world, task)
+        far = 0 if pos == minion.pos else int(distances[pos.y, pos.x])
+        if far < 0:
+            continue  # unreachable for now
+        key = (tiers[task.kind], far, task.created, _number(task.id))
+        if best is None or key < best:
+            best, chosen = key, task
+    return chosen
+
+
+def start(world: World, minion: Minion, task: Task) -> None:
+    task.minion = minion.id
+    minion.task = task.id
+    minion.busy_since = world.now
+    if task.kind is TaskKind.HAUL:
+        building.take_haul(world, task, minion)
+        task.phase = "fetch"
+    _go(world, minion, task)
+
+
+def _go(world: World, minion: Minion, task: Task) -> None:
+    if not movement.walk_to(world, minion, target_pos(world, task), adjacent=True):
+        release(world, minion)
+
+
+# -- doing it ---------------------------------------------------------------------------------
+
+
+def on_arrival(world: World, minion: Minion) -> None:
+    task = world.tasks.get(minion.task or "")
+    if task is None:
+        return
+    goal = target_pos(world, task)
+    if minion.pos.manhattan(goal) > 1:
+        _go(world, minion, task)  # the target moved (K-REARM-07) or the way was blocked
+        return
+    if task.kind is TaskKind.HAUL and task.phase == "carry":
+        building.deliver(world, task, minion)
+        finish(world, minion, task)
+        return
+    minutes = _work_minutes(world, task)
+    if minutes is None:
+        finish(world, minion, task)  # nothing left to do here
+        return
+    _work(world, minion, task, minutes)
+
+
+def _work(world: World, minion: Minion, task: Task, minutes: int) -> None:
+    task.token += 1
+    task.phase = "work" if task.kind is not TaskKind.HAUL else "load"
+    world.schedule(world.now + minutes, Priority.WORK, "work", minion.id, task.id, task.token)
+
+
+def _work_minutes(world: World, task: Task) -> int | None:
+    if task.kind is TaskKind.REARM:
+        part = world.structures.get(task.target)
+        if not isinstance(part, TrapPart) or part.working:
+            return None
+        if isinstance(part, Trigger):
+            return world.ruleset.triggers[part.kind].rearm_minutes
+        return world.ruleset.mechanisms[part.kind].rearm_minutes
+    if task.kind is TaskKind.BUILD:
+        return world.ruleset.build_minutes_for(world.structure(task.target).kind)
+    if task.kind is TaskKind.HAUL:
+        return world.options.pickup_minutes
+    door = world.structures.get(task.target)
+    if not isinstance(door, Door) or not door.breached:
+        return None
+    return world.options.restore_door_minutes
+
+
+def on_work_done(world: World, args: tuple[Any, ...]) -> None:
+    minion = world.beings.get(str(args[0]))
+    task = world.tasks.get(str(args[1]))
+    if not isinstance(minion, Minion) or task is None or task.minion != minion.id:
+        return
+    if task.token != int(args[2]):
+        return
+    if task.kind is TaskKind.REARM:
+        part = world.structures[task.target]
+        assert isinstance(part, TrapPart)
+        outcome = traps.rearm(world, minion, part)
+        if outcome in (traps.RearmOutcome.FIRES, traps.RearmOutcome.FAILED):
+            minutes = _work_minutes(world, task)  # K-REARM-03 (a): it still needs its rearm
+            if minutes is not None:
+                _work(world, minion, task, minutes)
+                return
+        finish(world, minion, task)
+    elif task.kind is TaskKind.BUILD:
+        site = world.structure(task.target)
+        assert isinstance(site, Site)
+        building.complete(world, site, minion)
+        finish(world, minion, task)
+    elif task.kind is TaskKind.HAUL:
+        building.load(world, task, minion)
+        task.phase = "carry"
+        _go(world, minion, task)
+    else:
+        doors.restore(world, world.door(task.target), minion.id)
+        finish(world, minion, task)
+
+
+def finish(world: World, minion: Minion, task: Task) -> None:
+    _account(world, minion, task)
+    world.tasks.pop(task.id, None)
+    minion.task = None
+    world.request_dispatch()
+
+
+def release(world: World, minion: Minion) -> None:
+    """The minion stops its task (new job, Blind Rage, no way there); the work stays open."""
+    task = world.tasks.get(minion.task or "")
+    movement.stop(world, minion)
+    minion.task = None
+    if task is None:
+        return
+    _account(world, minion, task)
+    task.minion = None
+    task.phase = "go"
+    task.token += 1
+    if task.kind is TaskKind.HAUL:
+        building.drop_haul(world, task, minion)
+        world.tasks.pop(task.id, None)
+    world.request_dispatch()
+
+
+def on_blocked(world: World, minion: Minion) -> None:
+    release(world, minion)
+
+
+def _account(world: World, minion: Minion, task: Task) -> None:
+    if minion.busy_since is not None:
+        world.workload.add_busy(minion.job.value, task.kind.value, minion.busy_since, world.now)
+    minion.busy_since = None
+
+
+def set_job(world: World, minion: Minion, job: Job) -> None:
+    if minion.task is not None:
+        task = world.tasks.get(minion.task)
+        if task is None or task.kind not in TIERS.get(job, {}):
+            release(world, minion)
+    minion.job = job
+    world.request_dispatch()
+
+
+def set_blind_rage(world: World, minion: Minion, rage: bool) -> None:
+    """K-OWN-02: a minion in Blind Rage drops its work and sets traps off like an enemy."""
+    if rage:
+        release(world, minion)
+    minion.blind_rage = rage
+    world.emit(Event("minion.rage", ("K-OWN-02",), {"minion": minion.id, "blind_rage": rage}))
+    world.request_dispatch()
+
+
+def _number(some_id: str) -> int:
+    _, _, number = some_id.partition(":")
+    return int(number) if number.isdigit() else 0

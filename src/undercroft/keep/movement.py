@@ -1,0 +1,141 @@
+"""Walking: paths through the dungeon, the doors and trigger areas on the way, arrival.
+
+A walk is planned once (core :class:`~undercroft.core.paths.Pathfinder`, orthogonal steps)
+and not ticked: the world queues an item only for the tiles where something can happen (a
+door to open, a trigger's area) and for the arrival, so a minion crossing an empty hall
+costs two queue items whatever its length. Who may open which door decides the path
+(K-LOCK-02: locked doors are walls to those who may not pass them).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from undercroft.core.grid import Pos
+from undercroft.core.paths import DoorPassage
+from undercroft.keep import doors, locks, traps
+from undercroft.keep.actors import Being, Minion, Walk
+from undercroft.keep.clock import Priority
+
+if TYPE_CHECKING:
+    from undercroft.keep.world import World
+
+
+def passage_for(being: Being) -> DoorPassage:
+    """K-LOCK-02: those who may pass locks walk through every door; others only unlocked."""
+    return DoorPassage.ALL if locks.may_pass_locks(being) else DoorPassage.UNLOCKED
+
+
+def path_for(world: World, being: Being, goal: Pos) -> list[Pos] | None:
+    """The shortest walk for this being from where it stands to ``goal``."""
+    return world.pathfinder(passage_for(being)).path(being.pos, goal)
+
+
+def path_to_reach(world: World, being: Being, enemy_id: str, goal: Pos) -> list[Pos] | None:
+    """A path to get at an enemy: K-LOCK-03 decides whether closed doors may be opened.
+
+    A minion ordered to attack that enemy and the Master open doors (locked ones too,
+    K-LOCK-02); anyone else goes only through doors already open.
+    """
+    opens = locks.may_open_to_reach(being, enemy_id)
+    passage = DoorPassage.ALL if opens else DoorPassage.OPEN_ONLY
+    return world.pathfinder(passage).path(being.pos, goal)
+
+
+def walk_to(world: World, being: Being, goal: Pos, *, adjacent: bool = False) -> bool:
+    """Start walking to ``goal`` (or to a tile beside it); False if there is no way."""
+    stop(world, being)
+    if being.pos == goal or (adjacent and being.pos.manhattan(goal) <= 1):
+        begin(world, being, [])
+        return True
+    path = path_for(world, being, goal)
+    if path is None:
+        return False
+    begin(world, being, path[:-1] if adjacent else path)
+    return True
+
+
+def begin(world: World, being: Being, path: list[Pos]) -> None:
+    """Set off along ``path`` now."""
+    being.walk_gen += 1
+    being.walk = Walk(list(path), world.now, being.pace, being.pos)
+    _schedule(world, being, 1)
+
+
+def _schedule(world: World, being: Being, first: int) -> None:
+    walk = being.walk
+    assert walk is not None
+    zones = world.trigger_zones()
+    for i in range(first, len(walk.path) + 1):
+        tile = walk.path[i - 1]
+        if tile in zones or world.door_at(tile) is not None:
+            minute = walk.start + i * walk.pace
+            world.schedule(minute, Priority.STEP, "step", being.id, being.walk_gen, i)
+    world.schedule(walk.arrival(), Priority.ARRIVE, "arrive", being.id, being.walk_gen)
+
+
+def stop(world: World, being: Being) -> None:
+    """Stop where the walker stands now (its queued steps become stale)."""
+    if being.walk is not None:
+        being.pos = being.walk.pos_at(world.now)
+        being.walk = None
+    being.walk_gen += 1
+
+
+def rescan(world: World) -> None:
+    """Doors or triggers changed: requeue the steps ahead of everyone walking."""
+    for being in list(world.present()):
+        walk = being.walk
+        if walk is None:
+            continue
+        done = (world.now - walk.start) // walk.pace
+        being.walk_gen += 1
+        _schedule(world, being, done + 1)
+
+
+def on_step(world: World, args: tuple[Any, ...]) -> None:
+    """A walker enters a door's tile or a trigger's area."""
+    being_id, gen, index = str(args[0]), int(args[1]), int(args[2])
+    being = world.beings.get(being_id)
+    if being is None or being.walk is None or being.walk_gen != gen:
+        return
+    walk = being.walk
+    tile = walk.path[index - 1]
+    door = world.door_at(tile)
+    if door is not None and not doors.pass_through(world, door, being):
+        being.pos = walk.path[index - 2] if index >= 2 else walk.origin
+        being.walk = None
+        being.walk_gen += 1
+        _blocked(world, being)
+        return
+    for trigger_id in list(world.trigger_zones().get(tile, ())):
+        traps.walker_enters(world, trigger_id, being)
+
+
+def on_arrive(world: World, args: tuple[Any, ...]) -> None:
+    being_id, gen = str(args[0]), int(args[1])
+    being = world.beings.get(being_id)
+    if being is None or being.walk is None or being.walk_gen != gen:
+        return
+    walk = being.walk
+    being.pos = walk.path[-1] if walk.path else walk.origin
+    being.walk = None
+    _arrived(world, being)
+
+
+def _arrived(world: World, being: Being) -> None:
+    from undercroft.keep import jobs, visitors
+
+    if isinstance(being, Minion):
+        jobs.on_arrival(world, being)
+    else:
+        visitors.on_arrival(world, being)
+
+
+def _blocked(world: World, being: Being) -> None:
+    from undercroft.keep import jobs, visitors
+
+    if isinstance(being, Minion):
+        jobs.on_blocked(world, being)
+    else:
+        visitors.on_blocked(world, being)

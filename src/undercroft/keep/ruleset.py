@@ -1,0 +1,409 @@
+"""The static keep ruleset: options and the kinds of structures, minions and creatures.
+
+A :class:`Ruleset` is read from a ``kind = "keep-rules"`` TOML file (the default is
+``keep/content/rules.toml``) and never changes during a run; the mutable state lives in
+:class:`undercroft.keep.world.World`. Rules are code; this holds the numbers the seed
+leaves to content (K-TRAP-03 effects, build and rearm times, attributes) and the
+ruling switches under ``[options]`` (``keep.options.*`` in docs/rulings.md).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, model_validator
+
+from undercroft.core.checks import DiceModel, DiceModelError
+from undercroft.core.content import Schema, load, parse_toml, register_kind, validate
+from undercroft.core.grid import Pos
+
+ATTRIBUTES = ("battle", "block", "craft", "stalk")
+"""The attribute list (content; R-K-DICE-01 scale 0..10)."""
+
+DistanceMetric = Literal["chebyshev", "manhattan", "euclidean"]
+
+
+class Effect(enum.Enum):
+    """What a mechanism does when it fires (K-TRAP-03 content)."""
+
+    WOUND = "wound"
+    """Wounds everyone caught (blades, flames, coil, darts, explosive)."""
+    GAS = "gas"
+    """Leaves a gas cloud for its duration (the invasions issue gives it its effects)."""
+    HOLD = "hold"
+    """Holds everyone caught in a web for its duration."""
+    FLEE = "flee"
+    """Makes everyone caught flee for its duration (terror)."""
+    ALARM = "alarm"
+    """Raises the alarm (the invasions issue makes it sight the group)."""
+    SUMMON = "summon"
+    """Releases spiders that bite everyone caught."""
+
+
+# -- schemas -----------------------------------------------------------------------------
+
+
+class DiceModelSchema(Schema):
+    die: int = 20
+    attribute_weight: int = 2
+    fumble_max: int = 1
+    critical_min: int = 20
+    ties: Literal["attacker", "defender"] = "defender"
+    attribute_min: int = 0
+    attribute_max: int = 10
+    grade_floors: dict[Literal["normal", "good", "excellent", "masterwork"], int] | None = None
+    grade_values: (
+        dict[Literal["mediocre", "normal", "good", "excellent", "masterwork"], int] | None
+    ) = None
+
+    @model_validator(mode="after")
+    def _sound(self) -> DiceModelSchema:
+        try:
+            DiceModel.from_json(self.model_dump(exclude_none=True))
+        except DiceModelError as exc:
+            raise ValueError(str(exc)) from None
+        return self
+
+
+class OptionsSchema(Schema):
+    """``[options]``: the ruling switches and pacing numbers (all optional)."""
+
+    distance_metric: DistanceMetric = "chebyshev"
+    trigger_spacing: Annotated[int, Field(ge=0)] = 4
+    decay_minutes: Annotated[int, Field(ge=1)] = 2880
+    minutes_per_tile: Annotated[int, Field(ge=1)] = 1
+    rearm_target: int = 0
+    restore_door_minutes: Annotated[int, Field(ge=0)] = 5
+    pickup_minutes: Annotated[int, Field(ge=0)] = 2
+    invasions: bool = False
+    dice_model: DiceModelSchema = DiceModelSchema()
+
+
+class AttributesSchema(Schema):
+    battle: Annotated[int, Field(ge=0, le=10)] = 0
+    block: Annotated[int, Field(ge=0, le=10)] = 0
+    craft: Annotated[int, Field(ge=0, le=10)] = 0
+    stalk: Annotated[int, Field(ge=0, le=10)] = 0
+
+
+class TriggerKindSchema(Schema):
+    name: str
+    area: Annotated[int, Field(ge=0)] = 0
+    lever: bool = False
+    learn_type: str
+    metal: Annotated[int, Field(ge=0)]
+    build_minutes: Annotated[int, Field(ge=1)]
+    rearm_minutes: Annotated[int, Field(ge=0)]
+
+
+class MechanismKindSchema(Schema):
+    name: str
+    effect: Literal["wound", "gas", "hold", "flee", "alarm", "summon"]
+    wound: Literal["none", "light", "serious", "critical"] = "none"
+    area: Annotated[int, Field(ge=0)] = 0
+    duration: Annotated[int, Field(ge=0)] = 0
+    alarm: bool = False
+    solid: bool = False
+    metal: Annotated[int, Field(ge=0)]
+    build_minutes: Annotated[int, Field(ge=1)]
+    rearm_minutes: Annotated[int, Field(ge=1)]
+
+
+class StructureKindSchema(Schema):
+    name: str
+    metal: Annotated[int, Field(ge=0)]
+    build_minutes: Annotated[int, Field(ge=1)]
+    delay: Annotated[int, Field(ge=0)] = 0
+    solid: bool = False
+
+
+class BeingKindSchema(Schema):
+    name: str
+    attributes: AttributesSchema = AttributesSchema()
+    minutes_per_tile: Annotated[int, Field(ge=1)] = 1
+    carry: Annotated[int, Field(ge=0)] = 0
+
+
+class RulesSchema(Schema):
+    """A ``kind = "keep-rules"`` file."""
+
+    kind: Literal["keep-rules"]
+    name: str
+    options: OptionsSchema = OptionsSchema()
+    trigger: dict[str, TriggerKindSchema]
+    mechanism: dict[str, MechanismKindSchema]
+    structure: dict[Literal["timer", "lock", "door", "barricade"], StructureKindSchema]
+    minion: dict[str, BeingKindSchema]
+    master: BeingKindSchema
+    creature: dict[str, BeingKindSchema] = Field(default_factory=dict)
+    merchant: dict[str, BeingKindSchema] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _complete(self) -> RulesSchema:
+        missing = {"timer", "lock", "door", "barricade"} - set(self.structure)
+        if missing:
+            raise ValueError(f"[structure] needs entries for: {', '.join(sorted(missing))}")
+        clash = set(self.trigger) & set(self.mechanism)
+        if clash:
+            raise ValueError(f"names used for both a trigger and a mechanism: {sorted(clash)}")
+        return self
+
+
+register_kind("keep-rules", RulesSchema, "keep ruleset content: structures, minions, options")
+
+
+# -- the ruleset as the engine uses it ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Attributes:
+    """A being's attributes on the R-K-DICE-01 scale."""
+
+    battle: int = 0
+    block: int = 0
+    craft: int = 0
+    stalk: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "battle": self.battle,
+            "block": self.block,
+            "craft": self.craft,
+            "stalk": self.stalk,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Attributes:
+        return cls(**{name: int(data.get(name, 0)) for name in ATTRIBUTES})
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerKind:
+    """A kind of trigger (K-TRAP-02)."""
+
+    key: str
+    name: str
+    area: int
+    lever: bool
+    learn_type: str
+    metal: int
+    build_minutes: int
+    rearm_minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class MechanismKind:
+    """A kind of mechanism and its effect (K-TRAP-03)."""
+
+    key: str
+    name: str
+    effect: Effect
+    wound: str
+    area: int
+    duration: int
+    alarm: bool
+    solid: bool
+    metal: int
+    build_minutes: int
+    rearm_minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class StructureKind:
+    """A timer, lock, door or barricade."""
+
+    key: str
+    name: str
+    metal: int
+    build_minutes: int
+    delay: int
+    solid: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BeingKind:
+    """A kind of minion, creature, merchant, or the Master."""
+
+    key: str
+    name: str
+    attributes: Attributes
+    minutes_per_tile: int
+    carry: int
+
+
+@dataclass(frozen=True)
+class KeepOptions:
+    """``keep.options``: the ruling switches in force (recorded in the log header)."""
+
+    distance_metric: DistanceMetric = "chebyshev"
+    trigger_spacing: int = 4
+    decay_minutes: int = 2880
+    minutes_per_tile: int = 1
+    rearm_target: int = 0
+    restore_door_minutes: int = 5
+    pickup_minutes: int = 2
+    invasions: bool = False
+    dice_model: DiceModel = field(default_factory=DiceModel)
+
+    def distance(self, a: Pos, b: Pos) -> float:
+        """A keep distance in tiles (R-K-DIST-01: Chebyshev unless switched)."""
+        if self.distance_metric == "chebyshev":
+            return a.chebyshev(b)
+        if self.distance_metric == "manhattan":
+            return a.manhattan(b)
+        return float(((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5)
+
+    def within(self, a: Pos, b: Pos, tiles: int) -> bool:
+        """ "Within N tiles" (R-K-DIST-01)."""
+        return self.distance(a, b) <= tiles
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "distance_metric": self.distance_metric,
+            "trigger_spacing": self.trigger_spacing,
+            "decay_minutes": self.decay_minutes,
+            "minutes_per_tile": self.minutes_per_tile,
+            "rearm_target": self.rearm_target,
+            "restore_door_minutes": self.restore_door_minutes,
+            "pickup_minutes": self.pickup_minutes,
+            "invasions": self.invasions,
+            "dice_model": self.dice_model.to_json(),
+        }
+
+    @classmethod
+    def from_schema(cls, schema: OptionsSchema) -> KeepOptions:
+        return cls(
+            distance_metric=schema.distance_metric,
+            trigger_spacing=schema.trigger_spacing,
+            decay_minutes=schema.decay_minutes,
+            minutes_per_tile=schema.minutes_per_tile,
+            rearm_target=schema.rearm_target,
+            restore_door_minutes=schema.restore_door_minutes,
+            pickup_minutes=schema.pickup_minutes,
+            invasions=schema.invasions,
+            dice_model=DiceModel.from_json(schema.dice_model.model_dump(exclude_none=True)),
+        )
+
+
+def merge_options(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """``override`` laid over ``base`` (tables merged key by key)."""
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = merge_options(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Everything static about a keep game (STYLE: static content apart from the World)."""
+
+    name: str
+    options: KeepOptions
+    triggers: Mapping[str, TriggerKind]
+    mechanisms: Mapping[str, MechanismKind]
+    structures: Mapping[str, StructureKind]
+    minions: Mapping[str, BeingKind]
+    master: BeingKind
+    creatures: Mapping[str, BeingKind]
+    merchants: Mapping[str, BeingKind]
+    source: Mapping[str, Any] = field(default_factory=dict)
+    """The validated content as data (saved with a world so a save is self-contained)."""
+
+    @classmethod
+    def from_schema(cls, schema: RulesSchema) -> Ruleset:
+        def being(key: str, s: BeingKindSchema) -> BeingKind:
+            attrs = Attributes.from_json(s.attributes.model_dump())
+            return BeingKind(key, s.name, attrs, s.minutes_per_tile, s.carry)
+
+        return cls(
+            name=schema.name,
+            options=KeepOptions.from_schema(schema.options),
+            triggers={k: TriggerKind(k, **v.model_dump()) for k, v in schema.trigger.items()},
+            mechanisms={
+                k: MechanismKind(k, **{**v.model_dump(), "effect": Effect(v.effect)})
+                for k, v in schema.mechanism.items()
+            },
+            structures={k: StructureKind(k, **v.model_dump()) for k, v in schema.structure.items()},
+            minions={k: being(k, v) for k, v in schema.minion.items()},
+            master=being("master", schema.master),
+            creatures={k: being(k, v) for k, v in schema.creature.items()},
+            merchants={k: being(k, v) for k, v in schema.merchant.items()},
+            source=schema.model_dump(mode="json"),
+        )
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any], *, file: str = "<rules>") -> Ruleset:
+        """A ruleset from already-parsed data (a saved world's copy, or a test's)."""
+        return cls.from_schema(validate(data, RulesSchema, "", file))
+
+    def with_options(self, overrides: Mapping[str, Any], *, file: str = "<options>") -> Ruleset:
+        """The same ruleset with some ``[options]`` replaced (scenario overrides)."""
+        if not overrides:
+            return self
+        data = dict(self.source)
+        data["options"] = merge_options(data.get("options", {}), overrides)
+        return Ruleset.from_data(data, file=file)
+
+    def build_kinds(self) -> list[str]:
+        """Every kind the keeper can order built (K-BUILD-01)."""
+        return [*self.triggers, *self.mechanisms, *self.structures]
+
+    def metal_for(self, kind: str) -> int:
+        if kind in self.triggers:
+            return self.triggers[kind].metal
+        if kind in self.mechanisms:
+            return self.mechanisms[kind].metal
+        return self.structures[kind].metal
+
+    def build_minutes_for(self, kind: str) -> int:
+        if kind in self.triggers:
+            return self.triggers[kind].build_minutes
+        if kind in self.mechanisms:
+            return self.mechanisms[kind].build_minutes
+        return self.structures[kind].build_minutes
+
+    def is_solid(self, kind: str) -> bool:
+        """Whether a structure of this kind blocks walking (K-PATH-01 must check it)."""
+        if kind in self.mechanisms:
+            return self.mechanisms[kind].solid
+        if kind in self.structures:
+            return self.structures[kind].solid
+        return False
+
+
+DEFAULT_RULES = "rules.toml"
+
+
+def content_path(name: str) -> Path:
+    """A file shipped in ``undercroft/keep/content``."""
+    return Path(str(resources.files("undercroft.keep") / "content" / name))
+
+
+def load_ruleset(path: str | Path | None = None) -> Ruleset:
+    """Load a ``keep-rules`` file (default: the shipped ``rules.toml``)."""
+    file = Path(path) if path is not None else content_path(DEFAULT_RULES)
+    return Ruleset.from_schema(load(file, RulesSchema))
+
+
+_DEFAULT: Ruleset | None = None
+
+
+def default_ruleset() -> Ruleset:
+    """The shipped ruleset, read once per process (it is immutable)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = load_ruleset()
+    return _DEFAULT
+
+
+def parse_rules_text(text: str, file: str = "<rules>") -> Ruleset:
+    """A ruleset from TOML text (tests and tools)."""
+    return Ruleset.from_schema(validate(parse_toml(text, file), RulesSchema, text, file))

@@ -1,0 +1,649 @@
+"""Scenarios: a ``kind = "keep-scenario"`` TOML file sets up a keep world.
+
+A scenario draws its map in the core map notation (``docs/core.md``) and names, by map
+marker, by ``[x, y]`` or by a label, the edge portals, the sanctum, the stockpile, who
+lives there, what is already built and wired, and a script of keeper commands and
+happenings at given times. ``docs/keep.md`` describes every key. Mistakes are reported
+with file, line and key (:class:`~undercroft.core.content.ContentError`), the placement
+and wiring rules included: a prebuilt trigger too close to another is refused as
+K-TRAP-04 would refuse the keeper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from undercroft.core.checks import Grade
+from undercroft.core.content import (
+    ContentError,
+    ContentProblem,
+    KeyPath,
+    Schema,
+    key_lines,
+    line_of,
+    parse_toml,
+    read_text,
+    register_kind,
+    validate,
+)
+from undercroft.core.grid import DoorState, Grid, MapError, Pos
+from undercroft.keep import building, commands, doors, jobs, movement, visitors
+from undercroft.keep.actors import Creature, Job, Master, Minion, Stance
+from undercroft.keep.building import PlacementError
+from undercroft.keep.clock import ClockError, parse_when
+from undercroft.keep.ruleset import Attributes, Ruleset, content_path, default_ruleset, load_ruleset
+from undercroft.keep.structures import Door, Lock
+from undercroft.keep.wiring import WiringError
+from undercroft.keep.world import Stockpile, World
+
+Ref = str | list[int]
+"""A place or a thing: a map marker (one character), a label, an id, or ``[x, y]``."""
+
+VERBS = (
+    "build",
+    "move",
+    "remove",
+    "wire",
+    "set_timer",
+    "arm_lock",
+    "disarm_lock",
+    "hold_door_open",
+    "pull_lever",
+    "set_job",
+    "set_stance",
+    "order_attack",
+    "visit",
+    "rage",
+    "settle",
+    "breach",
+    "walk",
+)
+NEEDS: Mapping[str, tuple[str, ...]] = {
+    "build": ("kind", "at"),
+    "move": ("structure", "to"),
+    "remove": ("target",),
+    "wire": ("path",),
+    "set_timer": ("timer", "minutes"),
+    "arm_lock": ("door",),
+    "disarm_lock": ("door",),
+    "hold_door_open": ("door",),
+    "pull_lever": ("lever",),
+    "set_job": ("minion", "job"),
+    "set_stance": ("minion", "stance"),
+    "order_attack": ("minion", "target"),
+    "visit": ("breed", "portal"),
+    "rage": ("minion",),
+    "settle": ("creature", "lair"),
+    "breach": ("door",),
+    "walk": ("who", "to"),
+}
+"""The keys each scripted verb needs (the rest of :class:`ScriptSchema` is optional)."""
+
+
+# -- the schema ---------------------------------------------------------------------------------
+
+
+class AttributeOverrides(Schema):
+    battle: Annotated[int, Field(ge=0, le=10)] | None = None
+    block: Annotated[int, Field(ge=0, le=10)] | None = None
+    craft: Annotated[int, Field(ge=0, le=10)] | None = None
+    stalk: Annotated[int, Field(ge=0, le=10)] | None = None
+
+
+class StockpileSchema(Schema):
+    at: Ref
+    metal: Annotated[int, Field(ge=0)]
+
+
+class MasterSchema(Schema):
+    at: Ref | None = None
+
+
+class MinionSchema(Schema):
+    breed: str
+    job: Literal["traps", "chores", "fighting", "none"] = "none"
+    stance: Literal["flee", "avoid", "defensive", "normal", "aggressive"] = "normal"
+    at: Ref
+    name: str | None = None
+    count: Annotated[int, Field(ge=1, le=100)] = 1
+    attributes: AttributeOverrides = AttributeOverrides()
+
+
+class CreatureSchema(Schema):
+    breed: str
+    at: Ref
+    lair: str | None = None
+    name: str | None = None
+
+
+class LairSchema(Schema):
+    name: str
+    at: Ref
+
+
+class DoorSchema(Schema):
+    at: Ref
+    name: str | None = None
+    hold_open: bool | None = None
+
+
+class StructureSchema(Schema):
+    kind: str
+    at: Ref
+    name: str | None = None
+    quality: Literal["mediocre", "normal", "good", "excellent", "masterwork"] = "normal"
+    delay: Annotated[int, Field(ge=0)] | None = None
+    armed: bool = True
+
+
+class WireSchema(Schema):
+    path: list[Ref]
+
+
+class ScriptSchema(Schema):
+    """One scripted command (the keeper's) or happening, at a time of day."""
+
+    when: str
+    do: Literal[VERBS]  # type: ignore[valid-type]
+    kind: str | None = None
+    at: Ref | None = None
+    name: str | None = None
+    delay: Annotated[int, Field(ge=0)] | None = None
+    structure: str | None = None
+    to: Ref | None = None
+    target: str | None = None
+    path: list[Ref] | None = None
+    timer: str | None = None
+    minutes: Annotated[int, Field(ge=0)] | None = None
+    door: str | None = None
+    hold: bool = True
+    lever: str | None = None
+    minion: str | None = None
+    job: Literal["traps", "chores", "fighting", "none"] | None = None
+    stance: Literal["flee", "avoid", "defensive", "normal", "aggressive"] | None = None
+    breed: str | None = None
+    portal: Ref | None = None
+    route: list[Ref] = Field(default_factory=list)
+    on: bool = True
+    creature: str | None = None
+    lair: str | None = None
+    by: str = "scenario"
+    who: str | None = None
+
+    @field_validator("when")
+    @classmethod
+    def _time(cls, when: str) -> str:
+        try:
+            parse_when(when)
+        except ClockError as exc:
+            raise ValueError(str(exc)) from None
+        return when
+
+    @model_validator(mode="after")
+    def _complete(self) -> ScriptSchema:
+        missing = [key for key in NEEDS[self.do] if getattr(self, key) is None]
+        if missing:
+            raise ValueError(f"'{self.do}' needs {', '.join(repr(k) for k in missing)}")
+        return self
+
+
+class ScenarioSchema(Schema):
+    """A ``kind = "keep-scenario"`` file (see docs/keep.md)."""
+
+    kind: Literal["keep-scenario"]
+    name: str
+    description: str = ""
+    rules: str | None = None
+    days: Annotated[int, Field(ge=1)] = 30
+    tiles: str
+    portals: list[Ref]
+    sanctum: Ref
+    options: dict[str, Any] = Field(default_factory=dict)
+    stockpile: StockpileSchema | None = None
+    master: MasterSchema = MasterSchema()
+    minion: list[MinionSchema] = Field(default_factory=list)
+    creature: list[CreatureSchema] = Field(default_factory=list)
+    lair: list[LairSchema] = Field(default_factory=list)
+    door: list[DoorSchema] = Field(default_factory=list)
+    structure: list[StructureSchema] = Field(default_factory=list)
+    wire: list[WireSchema] = Field(default_factory=list)
+    script: list[ScriptSchema] = Field(default_factory=list)
+
+    @field_validator("tiles")
+    @classmethod
+    def _drawable(cls, tiles: str) -> str:
+        try:
+            Grid.from_text(tiles)
+        except MapError as exc:
+            raise ValueError(str(exc)) from None
+        return tiles
+
+
+register_kind("keep-scenario", ScenarioSchema, "a keep dungeon: map, minions, structures, script")
+
+
+# -- finding scenarios ----------------------------------------------------------------------------
+
+
+def shipped() -> list[str]:
+    """The names of the scenarios shipped in ``undercroft/keep/content``."""
+    folder = resources.files("undercroft.keep") / "content"
+    names = [p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")]
+    return sorted(n for n in names if n != "rules")
+
+
+def resolve(ref: str | Path) -> Path:
+    """A shipped scenario name or a path to a scenario file."""
+    text = str(ref)
+    if text in shipped():
+        return content_path(f"{text}.toml")
+    path = Path(text)
+    if path.exists():
+        return path
+    known = ", ".join(shipped())
+    raise ContentError(
+        [ContentProblem(text, 0, "", f"no such scenario file, nor a shipped scenario ({known})")]
+    )
+
+
+# -- building the world -------------------------------------------------------------------------
+
+
+class _Builder:
+    """Turns a validated scenario into a world, collecting every problem with its line."""
+
+    def __init__(self, schema: ScenarioSchema, text: str, file: str, ruleset: Ruleset) -> None:
+        self.schema = schema
+        self.file = file
+        self.lines = key_lines(text)
+        self.ruleset = ruleset
+        self.problems: list[ContentProblem] = []
+        self.grid = Grid.from_text(schema.tiles)
+
+    def problem(self, path: KeyPath, message: str, allowed: Sequence[str] = ()) -> None:
+        from undercroft.core.content import format_key
+
+        key = format_key(path)
+        self.problems.append(
+            ContentProblem(self.file, line_of(self.lines, path), key, message, tuple(allowed))
+        )
+
+    def pos(self, ref: Ref, path: KeyPath, labels: Mapping[str, Pos] | None = None) -> Pos | None:
+        if isinstance(ref, list):
+            if len(ref) != 2:
+                self.problem(path, f"a position is [x, y], got {ref}")
+                return None
+            found = Pos(ref[0], ref[1])
+        elif labels is not None and ref in labels:
+            found = labels[ref]
+        elif ref in self.grid.markers:
+            found = self.grid.markers[ref]
+        else:
+            markers = ", ".join(sorted(self.grid.markers)) or "none"
+            self.problem(path, f"{ref!r} is not a map marker (markers: {markers}) or a label")
+            return None
+        if not self.grid.in_bounds(found):
+            self.problem(path, f"{found} is off the {self.grid.width}x{self.grid.height} map")
+            return None
+        return found
+
+    def build(self, seed: int) -> World:
+        s = self.schema
+        portals = [p for i, r in enumerate(s.portals) if (p := self.pos(r, ("portals", i)))]
+        for i, p in enumerate(portals):
+            if p.x not in (0, self.grid.width - 1) and p.y not in (0, self.grid.height - 1):
+                self.problem(("portals", i), f"portal {p} is not on the edge of the map")
+        sanctum = self.pos(s.sanctum, ("sanctum",)) or Pos(0, 0)
+        stock = None
+        if s.stockpile is not None:
+            at = self.pos(s.stockpile.at, ("stockpile", "at"))
+            stock = Stockpile(at or Pos(0, 0), s.stockpile.metal)
+        lairs = {lair.name: self.pos(lair.at, ("lair", i, "at")) for i, lair in enumerate(s.lair)}
+        world = World(
+            ruleset=self.ruleset,
+            grid=self.grid,
+            seed=seed,
+            scenario=s.name,
+            portals=portals or [Pos(0, 0)],
+            sanctum=sanctum,
+            stockpile=stock,
+            lairs={k: v for k, v in lairs.items() if v is not None},
+        )
+        world.scenario_days = s.days
+        self._doors(world)
+        self._beings(world)
+        self._structures(world)
+        self._wires(world)
+        self._script(world)
+        if not self.problems and not building.keeps_a_path(world, []):
+            self.problem(
+                ("portals",),
+                "K-PATH-01: no walking path from any edge portal to the sanctum",
+            )
+        if self.problems:
+            raise ContentError(self.problems)
+        return world
+
+    def _doors(self, world: World) -> None:
+        for pos in self.grid.positions():
+            if not self.grid.is_door(pos):
+                continue
+            state = self.grid.door_at(pos)
+            door = Door(world.new_id("door"), "door", pos, held_open=state is DoorState.OPEN)
+            door.open = state is DoorState.OPEN  # R-K-DOOR-01: a door drawn open is held open
+            world.structures[door.id] = door
+            world.index_structure(door)
+        for pos in self.grid.positions():
+            door_here = world.door_at(pos)
+            if door_here is not None and self.grid.door_at(pos) is DoorState.LOCKED:
+                building.place(world, "lock", pos)  # K-LOCK-01: a new lock starts armed
+        for i, entry in enumerate(self.schema.door):
+            at = self.pos(entry.at, ("door", i, "at"))
+            door_at = world.door_at(at) if at is not None else None
+            if at is not None and door_at is None:
+                self.problem(("door", i, "at"), f"there is no door drawn at {at}")
+            if door_at is None:
+                continue
+            if entry.name:
+                door_at.name = entry.name
+                world.labels[entry.name] = door_at.id
+            if entry.hold_open is not None:
+                door_at.held_open = entry.hold_open
+                door_at.open = doors.rests_open(door_at)
+            doors.sync(world, door_at)
+
+    def _beings(self, world: World) -> None:
+        rules = self.ruleset
+        at = self.schema.master.at
+        master_at = self.pos(at, ("master", "at")) if at is not None else None
+        pace = rules.master.minutes_per_tile * rules.options.minutes_per_tile
+        master = Master(
+            "master", "master", rules.master.attributes, master_at or world.sanctum, pace
+        )
+        world.beings[master.id] = master
+        for i, m in enumerate(self.schema.minion):
+            self._minions(world, i, m)
+        for i, c in enumerate(self.schema.creature):
+            self._creature(world, i, c)
+
+    def _minions(self, world: World, i: int, m: MinionSchema) -> None:
+        rules = self.ruleset
+        if m.breed not in rules.minions:
+            known = list(rules.minions)
+            self.problem(("minion", i, "breed"), f"unknown minion kind {m.breed!r}", known)
+            return
+        at = self.pos(m.at, ("minion", i, "at")) or Pos(0, 0)
+        breed = rules.minions[m.breed]
+        attrs = Attributes.from_json(
+            {**breed.attributes.to_json(), **m.attributes.model_dump(exclude_none=True)}
+        )
+        pace = breed.minutes_per_tile * rules.options.minutes_per_tile
+        for n in range(m.count):
+            minion = Minion(world.new_id("minion"), m.breed, attrs, at, pace)
+            minion.job, minion.stance, minion.carry = Job(m.job), Stance(m.stance), breed.carry
+            world.beings[minion.id] = minion
+            if m.name:
+                world.labels[m.name if m.count == 1 else f"{m.name}-{n + 1}"] = minion.id
+
+    def _creature(self, world: World, i: int, c: CreatureSchema) -> None:
+        rules = self.ruleset
+        if c.breed not in rules.creatures:
+            known = list(rules.creatures)
+            self.problem(("creature", i, "breed"), f"unknown creature kind {c.breed!r}", known)
+            return
+        if c.lair is not None and c.lair not in world.lairs:
+            self.problem(("creature", i, "lair"), f"no lair named {c.lair!r}", list(world.lairs))
+        at = self.pos(c.at, ("creature", i, "at")) or Pos(0, 0)
+        breed = rules.creatures[c.breed]
+        pace = breed.minutes_per_tile * rules.options.minutes_per_tile
+        creature = Creature(world.new_id("creature"), c.breed, breed.attributes, at, pace)
+        creature.lair = c.lair
+        world.beings[creature.id] = creature
+        if c.name:
+            world.labels[c.name] = creature.id
+
+    def _structures(self, world: World) -> None:
+        for i, entry in enumerate(self.schema.structure):
+            at = self.pos(entry.at, ("structure", i, "at"))
+            if at is None:
+                continue
+            known = self.ruleset.build_kinds()
+            if entry.kind not in known:
+                self.problem(
+                    ("structure", i, "kind"), f"unknown structure kind {entry.kind!r}", known
+                )
+                continue
+            try:
+                building.check_placement(world, entry.kind, at)
+            except PlacementError as exc:
+                self.problem(("structure", i), exc.reason)
+                continue
+            delay = (
+                entry.delay if entry.delay is not None else self.ruleset.structures["timer"].delay
+            )
+            structure = building.place(
+                world,
+                entry.kind,
+                at,
+                quality=Grade(entry.quality),
+                name=entry.name,
+                delay=delay,
+                armed=entry.armed,
+            )
+            if isinstance(structure, Lock):
+                doors.sync(world, world.door(structure.door))
+            if entry.name:
+                if entry.name in world.labels:
+                    self.problem(
+                        ("structure", i, "name"), f"the label {entry.name!r} is used twice"
+                    )
+                world.labels[entry.name] = structure.id
+
+    def _labels_pos(self, world: World) -> dict[str, Pos]:
+        return {
+            label: world.structures[sid].pos
+            for label, sid in world.labels.items()
+            if sid in world.structures
+        }
+
+    def _wires(self, world: World) -> None:
+        places = self._labels_pos(world)
+        for i, entry in enumerate(self.schema.wire):
+            points = [self.pos(r, ("wire", i, "path", j), places) for j, r in enumerate(entry.path)]
+            if any(p is None for p in points):
+                continue
+            try:
+                world.draw_wire([p for p in points if p is not None])
+            except WiringError as exc:
+                self.problem(("wire", i, "path"), exc.reason)
+
+    def _script(self, world: World) -> None:
+        places = self._labels_pos(world)
+        for i, entry in enumerate(self.schema.script):
+            if entry.do == "build" and entry.name and entry.at is not None:
+                where = self.pos(entry.at, ("script", i, "at"))
+                if where is not None:
+                    places.setdefault(entry.name, where)
+        known = set(world.labels)
+        known |= {e.name for e in self.schema.script if e.do in ("build", "visit") and e.name}
+        for i, entry in enumerate(self.schema.script):
+            item: dict[str, Any] = {"do": entry.do, "when": entry.when}
+            ok = True
+            for key in _REF_KEYS:
+                value = getattr(entry, key)
+                if value is None:
+                    continue
+                if value not in known and ":" not in value:
+                    self.problem(("script", i, key), f"no label {value!r} in this scenario")
+                    ok = False
+                item[key] = value
+            for key in ("at", "to", "portal"):
+                ref = getattr(entry, key)
+                if ref is not None:
+                    where = self.pos(ref, ("script", i, key), places)
+                    ok = ok and where is not None
+                    item[key] = [where.x, where.y] if where else None
+            for key in ("path", "route"):
+                refs = getattr(entry, key)
+                if refs is not None:
+                    got = [self.pos(r, ("script", i, key, j), places) for j, r in enumerate(refs)]
+                    ok = ok and all(g is not None for g in got)
+                    item[key] = [[g.x, g.y] for g in got if g is not None]
+            for key in _PLAIN_KEYS:
+                value = getattr(entry, key)
+                if value is not None:
+                    item[key] = value
+            if ok:
+                world.schedule_script(parse_when(entry.when), item)
+
+
+_REF_KEYS = ("structure", "target", "timer", "door", "lever", "minion", "creature", "who")
+_PLAIN_KEYS = (
+    "kind",
+    "name",
+    "delay",
+    "minutes",
+    "hold",
+    "job",
+    "stance",
+    "breed",
+    "on",
+    "lair",
+    "by",
+)
+
+
+def load(ref: str | Path) -> tuple[ScenarioSchema, str, str]:
+    """Read and validate a scenario file: (schema, text, file name)."""
+    path = resolve(ref)
+    text = read_text(path)
+    file = str(path)
+    return validate(parse_toml(text, file), ScenarioSchema, text, file), text, file
+
+
+def build_world(
+    ref: str | Path, *, seed: int = 0, options: Mapping[str, Any] | None = None
+) -> World:
+    """Set up the world a scenario describes (``options`` override its ``[options]``)."""
+    path = resolve(ref)
+    return world_from_text(read_text(path), seed=seed, options=options, file=str(path))
+
+
+def world_from_text(
+    text: str,
+    *,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    file: str = "<scenario>",
+) -> World:
+    """Set up a world from scenario TOML text (tests, tools)."""
+    schema = validate(parse_toml(text, file), ScenarioSchema, text, file)
+    if schema.rules is None:
+        ruleset = default_ruleset()
+    else:
+        rules_path = Path(file).parent / schema.rules
+        ruleset = load_ruleset(rules_path if rules_path.exists() else content_path(schema.rules))
+    try:
+        ruleset = ruleset.with_options(schema.options, file=file)
+        ruleset = ruleset.with_options(dict(options or {}), file="command-line options")
+    except ContentError as exc:
+        # Options problems are reported against the scenario's [options] table.
+        lines = key_lines(text)
+        problems = [
+            ContentProblem(file, line_of(lines, ("options",)), p.key, p.message, p.allowed)
+            for p in exc.problems
+        ]
+        raise ContentError(problems) from None
+    return _Builder(schema, text, file, ruleset).build(seed)
+
+
+# -- running the script ---------------------------------------------------------------------------
+
+
+def resolve_ref(world: World, ref: str) -> str:
+    """A label (scenario names, named structures) or an id, as an id."""
+    if ref in world.labels:
+        return world.labels[ref]
+    for structure in world.structures.values():
+        if structure.name == ref:
+            return structure.id
+    return ref
+
+
+def _command(item: Mapping[str, Any], r: Callable[[str], str]) -> commands.Command:
+    def at(key: str) -> Pos:
+        x, y = item[key]
+        return Pos(x, y)
+
+    do = item["do"]
+    if do == "build":
+        return commands.Build(item["kind"], at("at"), item.get("name"), item.get("delay"))
+    if do == "move":
+        return commands.Move(r("structure"), at("to"))
+    if do == "remove":
+        return commands.Remove(r("target"))
+    if do == "wire":
+        return commands.Connect(tuple(Pos(x, y) for x, y in item["path"]))
+    if do == "set_timer":
+        return commands.SetTimer(r("timer"), int(item["minutes"]))
+    if do == "arm_lock":
+        return commands.ArmLock(r("door"))
+    if do == "disarm_lock":
+        return commands.DisarmLock(r("door"))
+    if do == "hold_door_open":
+        return commands.HoldDoorOpen(r("door"), bool(item["hold"]))
+    if do == "pull_lever":
+        return commands.PullLever(r("lever"))
+    if do == "set_job":
+        return commands.SetJob(r("minion"), Job(item["job"]))
+    if do == "set_stance":
+        return commands.SetStance(r("minion"), Stance(item["stance"]))
+    return commands.OrderAttack(r("minion"), r("target"))
+
+
+def run_script_item(world: World, item: Mapping[str, Any]) -> None:
+    """Carry out one scripted command or happening (queued by the world)."""
+    from undercroft.core.events import Event
+    from undercroft.keep.world import WorldError
+
+    def r(key: str) -> str:
+        return resolve_ref(world, str(item[key]))
+
+    do = item["do"]
+    if do in commands.COMMANDS or do == "wire":
+        world.command(_command(item, r))
+        return
+    try:
+        _happening(world, item, r)
+    except (WorldError, visitors.VisitError, ValueError) as exc:
+        world.emit(Event("script.failed", (), {"do": do, "when": item["when"], "reason": str(exc)}))
+
+
+def _happening(world: World, item: Mapping[str, Any], r: Callable[[str], str]) -> None:
+    do = item["do"]
+    if do == "visit":
+        route = [Pos(x, y) for x, y in item.get("route", [])]
+        visitor = visitors.arrive(world, item["breed"], Pos(*item["portal"]), route)
+        if item.get("name"):
+            world.labels[item["name"]] = visitor.id
+    elif do == "rage":
+        jobs.set_blind_rage(world, world.minion(r("minion")), bool(item.get("on", True)))
+    elif do == "settle":
+        creature = world.being(r("creature"))
+        if not isinstance(creature, Creature):
+            raise ValueError(f"{creature.id} is not a creature")
+        visitors.settle(world, creature, item["lair"])
+    elif do == "breach":
+        doors.breach(world, world.door(r("door")), str(item.get("by", "scenario")))
+    elif do == "walk":
+        being = world.being(r("who"))
+        if not movement.walk_to(world, being, Pos(*item["to"])):
+            raise ValueError(f"{being.id} has no way to {item['to']}")
+
+
+__all__ = ["ScenarioSchema", "build_world", "load", "resolve", "shipped", "world_from_text"]

@@ -1,0 +1,443 @@
+"""The keep world: state, clock, event queue, the seeded RNG, and the loop that runs them.
+
+One :class:`World` holds everything that changes in a game: the grid, the beings, the
+structures, the wiring, the work waiting for minions, the queue of things due and the one
+:class:`~undercroft.core.dice.DiceSampler` every system draws from (seeded from the run
+seed, passed explicitly, never module-level). The rules themselves are in one module per
+system (``traps``, ``doors``, ``locks``, ``jobs``, ``building``, ``movement``,
+``visitors``); the world dispatches queue items to them and they act on the world.
+
+Time (ruling R-K-CLOCK-01) jumps from one queued item to the next, in the total order
+(minute, priority, sequence number) of :mod:`undercroft.keep.clock`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from undercroft import __version__
+from undercroft.core.dice import DiceSampler
+from undercroft.core.events import (
+    Actor,
+    Event,
+    EventLog,
+    EventSink,
+    Header,
+    KeepTime,
+    NullLog,
+    StreamingLog,
+)
+from undercroft.core.grid import Grid, Pos, Terrain
+from undercroft.core.paths import DoorPassage, Pathfinder
+from undercroft.keep import jobs, movement, stats, traps
+from undercroft.keep.actors import Being, Creature, Master, Merchant, Minion
+from undercroft.keep.clock import EventQueue, Priority, QueueItem
+from undercroft.keep.commands import Command, CommandResult, execute
+from undercroft.keep.ruleset import KeepOptions, Ruleset
+from undercroft.keep.structures import (
+    Door,
+    Lock,
+    Mechanism,
+    Site,
+    Structure,
+    Timer,
+    TrapPart,
+    Trigger,
+)
+from undercroft.keep.wiring import Circuit, DragPlan, Role, Wiring
+
+
+class WorldError(ValueError):
+    """A request the world cannot carry out (an unknown id, a bad save file)."""
+
+
+class Stockpile:
+    """Where metal is kept (K-BUILD-01): how much, and how much is promised to sites."""
+
+    def __init__(self, pos: Pos, metal: int, reserved: int = 0) -> None:
+        self.pos = pos
+        self.metal = metal
+        self.reserved = reserved
+
+    @property
+    def free(self) -> int:
+        return self.metal - self.reserved
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pos": [self.pos.x, self.pos.y], "metal": self.metal, "reserved": self.reserved}
+
+
+Handler = Callable[["World", tuple[Any, ...]], None]
+S = TypeVar("S", bound=Structure)
+
+
+class World:
+    """A keep game in progress. Build one with :meth:`from_scenario` (or :meth:`load`)."""
+
+    def __init__(
+        self,
+        *,
+        ruleset: Ruleset,
+        grid: Grid,
+        seed: int,
+        scenario: str,
+        portals: list[Pos],
+        sanctum: Pos,
+        stockpile: Stockpile | None = None,
+        lairs: Mapping[str, Pos] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.options: KeepOptions = ruleset.options
+        self.grid = grid
+        self.seed = seed
+        self.scenario = scenario
+        self.portals = list(portals)
+        self.sanctum = sanctum
+        self.stockpile = stockpile
+        self.lairs: dict[str, Pos] = dict(lairs or {})
+        self.rng = DiceSampler(seed)
+        self.queue = EventQueue()
+        self.now = 0
+        self.beings: dict[str, Being] = {}
+        self.structures: dict[str, Structure] = {}
+        self.wiring = Wiring()
+        self.tasks: dict[str, jobs.Task] = {}
+        self.counters: dict[str, int] = {}
+        self.script: list[dict[str, Any]] = []
+        self.scenario_days = 30
+        """How many days the scenario suggests running (its ``days`` key)."""
+        self.labels: dict[str, str] = {}
+        """Scenario labels -> ids (minions, doors, prebuilt structures, visitors)."""
+        self.workload = stats.Workload()
+        self.log: EventSink = NullLog()
+        self.events_emitted = 0
+        self._buffer: list[Event] | None = None
+        self._dispatch_due = False
+        self._tile: dict[Pos, str] = {}
+        self._door_at: dict[Pos, str] = {}
+        self._zones: dict[Pos, list[str]] | None = None
+        self._circuits: dict[str, Circuit] = {}
+        self._paths: dict[DoorPassage, Pathfinder] = {}
+        self._distances: dict[tuple[Pos, DoorPassage, int], NDArray[np.int32]] = {}
+
+    # -- ids and lookups ------------------------------------------------------------
+
+    def new_id(self, prefix: str) -> str:
+        """The next id of a kind: ``minion:1``, ``trap:3`` (numbered per kind from 1)."""
+        number = self.counters.get(prefix, 0) + 1
+        self.counters[prefix] = number
+        return f"{prefix}:{number}"
+
+    def being(self, being_id: str) -> Being:
+        found = self.beings.get(being_id)
+        if found is None:
+            raise WorldError(f"no one here has the id {being_id!r}")
+        return found
+
+    def minion(self, minion_id: str) -> Minion:
+        found = self.beings.get(minion_id)
+        if not isinstance(found, Minion):
+            raise WorldError(f"{minion_id!r} is not a minion of this dungeon")
+        return found
+
+    def minions(self) -> list[Minion]:
+        return [b for b in self.beings.values() if isinstance(b, Minion) and b.present]
+
+    def present(self) -> Iterator[Being]:
+        return (b for b in self.beings.values() if b.present)
+
+    def structure(self, structure_id: str) -> Structure:
+        found = self.structures.get(structure_id)
+        if found is None:
+            raise WorldError(f"nothing built here has the id {structure_id!r}")
+        return found
+
+    def of_type(self, cls: type[S]) -> list[S]:
+        return [s for s in self.structures.values() if isinstance(s, cls)]
+
+    def structure_at(self, pos: Pos) -> str | None:
+        """The structure on a tile: a trap part, timer, barricade or site, else a door."""
+        return self._tile.get(pos) or self._door_at.get(pos)
+
+    def door_at(self, pos: Pos) -> Door | None:
+        door_id = self._door_at.get(pos)
+        return None if door_id is None else self.door(door_id)
+
+    def door(self, door_id: str) -> Door:
+        found = self.structures.get(door_id)
+        if not isinstance(found, Door):
+            raise WorldError(f"{door_id!r} is not a door")
+        return found
+
+    def lock_of(self, door: Door) -> Lock | None:
+        if door.lock is None:
+            return None
+        found = self.structures[door.lock]
+        assert isinstance(found, Lock)
+        return found
+
+    def role_of(self, structure_id: str) -> Role:
+        role = type(self.structures[structure_id]).role
+        if role is None:
+            raise WorldError(f"{structure_id} cannot be wired")
+        return role
+
+    def circuit_of(self, structure_id: str) -> Circuit:
+        """The circuit a structure is wired into (K-WIRE-06), cached until wiring changes."""
+        found = self._circuits.get(structure_id)
+        if found is None:
+            found = self.wiring.circuit_of(structure_id, self.role_of)
+            self._circuits[structure_id] = found
+        return found
+
+    def trap_of(self, part: TrapPart) -> str | None:
+        """The trap (``trap:N``, the mechanism) a part belongs to, if it is wired to one."""
+        if isinstance(part, Mechanism):
+            return part.id
+        return self.circuit_of(part.id).mechanism
+
+    def circuit_delay(self, circuit: Circuit) -> int:
+        """K-WIRE-03: the timers' delays (their sum, ruling R-K-WIRE-02)."""
+        total = 0
+        for timer_id in circuit.timers:
+            timer = self.structures[timer_id]
+            assert isinstance(timer, Timer)
+            total += timer.delay
+        return total
+
+    def trigger_zones(self) -> dict[Pos, list[str]]:
+        """Tile -> the triggers a walker on it sets off (R-K-TRAP-01 areas)."""
+        if self._zones is None:
+            zones: dict[Pos, list[str]] = {}
+            for trigger in self.of_type(Trigger):
+                if trigger.lever:
+                    continue
+                area = self.ruleset.triggers[trigger.kind].area
+                for dy in range(-area, area + 1):
+                    for dx in range(-area, area + 1):
+                        p = trigger.pos.offset(dx, dy)
+                        if self.grid.in_bounds(p) and self.options.within(p, trigger.pos, area):
+                            zones.setdefault(p, []).append(trigger.id)
+            self._zones = zones
+        return self._zones
+
+    def pathfinder(self, passage: DoorPassage) -> Pathfinder:
+        finder = self._paths.get(passage)
+        if finder is None:
+            finder = Pathfinder(self.grid, passage)
+            self._paths[passage] = finder
+        return finder
+
+    def distances(self, origin: Pos, passage: DoorPassage) -> NDArray[np.int32]:
+        """Walking distances from ``origin`` (cached per grid version; do not modify)."""
+        key = (origin, passage, self.grid.version)
+        found = self._distances.get(key)
+        if found is None:
+            if len(self._distances) >= 512:
+                self._distances.clear()
+            found = self.pathfinder(passage).distances_from(origin)
+            self._distances[key] = found
+        return found
+
+    def can_carry_wire(self, pos: Pos) -> bool:
+        if not self.grid.in_bounds(pos):
+            return False
+        return self.grid.terrain_at(pos) in (Terrain.FLOOR, Terrain.DOOR)
+
+    # -- changes that invalidate caches ---------------------------------------------
+
+    def index_structure(self, structure: Structure) -> None:
+        if isinstance(structure, Door):
+            self._door_at[structure.pos] = structure.id
+        elif not isinstance(structure, Lock):
+            self._tile[structure.pos] = structure.id
+        self.wiring_changed()
+
+    def unindex_structure(self, structure: Structure) -> None:
+        if isinstance(structure, Door):
+            self._door_at.pop(structure.pos, None)
+        elif not isinstance(structure, Lock) and self._tile.get(structure.pos) == structure.id:
+            del self._tile[structure.pos]
+        self.wiring_changed()
+
+    def wiring_changed(self) -> None:
+        self._circuits.clear()
+        self._zones = None
+
+    # -- the log --------------------------------------------------------------------
+
+    def emit(self, event: Event) -> None:
+        """Send an event to the log at the current minute (buffered inside a command)."""
+        if self._buffer is not None:
+            self._buffer.append(event)
+            return
+        self.events_emitted += 1
+        self.workload.note(self.now, event)
+        self.log.emit(KeepTime(self.now), event)
+
+    def header(self) -> Header:
+        """The log's first line: every actor present at the start (beings, structures)."""
+        actors = [Actor(b.id, b.kind, b.profile()) for b in self.present()]
+        actors += [
+            Actor(s.id, type(s).__name__.lower(), s.profile())
+            for s in self.structures.values()
+            if not isinstance(s, Site)
+        ]
+        return Header(
+            ruleset="keep",
+            version=__version__,
+            seed=self.seed,
+            scenario=self.scenario,
+            options=self.options.to_json(),
+            actors=tuple(actors),
+        )
+
+    def attach_log(self, sink: EventSink) -> EventSink:
+        self.log = sink
+        return sink
+
+    def open_log(self, path: str | Path | None = None) -> EventLog | StreamingLog:
+        """Start logging: in memory, or streamed to ``path`` (completed by :meth:`close_log`)."""
+        sink: EventLog | StreamingLog
+        sink = EventLog(self.header()) if path is None else StreamingLog(path, self.header())
+        self.log = sink
+        return sink
+
+    def close_log(self) -> dict[str, Any]:
+        """Write the summary line and finish the log; returns the summary."""
+        summary = self.summary()
+        close = getattr(self.log, "close", None)
+        if close is not None:
+            close(summary)
+        return summary
+
+    def summary(self) -> dict[str, Any]:
+        return stats.summary(self)
+
+    # -- commands -------------------------------------------------------------------
+
+    def command(self, cmd: Command) -> CommandResult:
+        """Carry out a keeper command now; the log gets the command, then its effects."""
+        self._buffer = []
+        try:
+            result = execute(self, cmd)
+        finally:
+            effects, self._buffer = self._buffer, None
+        self.emit(result.event(cmd))
+        for event in effects:
+            self.emit(event)
+        self.request_dispatch()
+        self._dispatch()
+        return result
+
+    def schedule_script(self, minute: int, item: Mapping[str, Any]) -> None:
+        """Queue a scripted command or happening (data, so saves keep it)."""
+        index = len(self.script)
+        self.script.append(dict(item))
+        self.queue.push(minute, Priority.SCRIPT, "script", index)
+
+    def draw_wire(self, points: list[Pos]) -> DragPlan:
+        """Draw a connection through ``points`` (K-WIRE-01); raises WiringError if refused."""
+        wire_id = f"wire:{self.counters.get('wire', 0) + 1}"
+        plan = self.wiring.plan(
+            wire_id,
+            points,
+            structure_at=self.structure_at,
+            role_of=self.role_of,
+            can_carry=self.can_carry_wire,
+        )
+        self.new_id("wire")
+        self.wiring.add(plan)
+        self.wiring_changed()
+        return plan
+
+    # -- the loop -------------------------------------------------------------------
+
+    def schedule(self, minute: int, priority: Priority, action: str, *args: Any) -> None:
+        if minute < self.now:
+            raise WorldError(f"cannot schedule {action} in the past ({minute} < {self.now})")
+        self.queue.push(minute, priority, action, *args)
+
+    def request_dispatch(self) -> None:
+        self._dispatch_due = True
+
+    def _dispatch(self) -> None:
+        if self._dispatch_due:
+            self._dispatch_due = False
+            jobs.dispatch(self)
+
+    def step(self) -> QueueItem | None:
+        """Carry out the next queued item (advancing the clock to it)."""
+        if not self.queue:
+            return None
+        item = self.queue.pop()
+        self.now = item.minute
+        _HANDLERS[item.action](self, item.args)
+        self._dispatch()
+        return item
+
+    def run(self, until: int) -> None:
+        """Carry out everything due up to and including minute ``until``, then stand there."""
+        if until < self.now:
+            raise WorldError(f"cannot run back to minute {until} from {self.now}")
+        self._dispatch()
+        while self.queue and (self.queue.next_minute() or 0) <= until:
+            self.step()
+        self.now = until
+
+    def run_days(self, days: int) -> None:
+        """Run ``days`` more days: to the last minute of day ``d + days - 1``, where ``d`` is
+        the day still to run (day 1 at the start; the next day at the end of a day)."""
+        from undercroft.keep.clock import day_of, day_start
+
+        self.run(day_start(day_of(self.now + 1) + days) - 1)
+
+    # -- saving ---------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> None:
+        """Write the whole world as JSON, atomically (continues identically when loaded)."""
+        from undercroft.keep.save import save
+
+        save(self, Path(path))
+
+    @classmethod
+    def load(cls, path: str | Path) -> World:
+        from undercroft.keep.save import load
+
+        return load(Path(path))
+
+    @classmethod
+    def from_scenario(
+        cls,
+        scenario: str | Path,
+        *,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+    ) -> World:
+        """A world set up from a scenario name (shipped) or a TOML file path."""
+        from undercroft.keep import scenario as scenario_module
+
+        return scenario_module.build_world(scenario, seed=seed, options=options or {})
+
+
+def _script(world: World, args: tuple[Any, ...]) -> None:
+    from undercroft.keep import scenario as scenario_module
+
+    scenario_module.run_script_item(world, world.script[int(args[0])])
+
+
+_HANDLERS: dict[str, Handler] = {
+    "script": _script,
+    "signal": traps.on_signal,
+    "decay": traps.on_decay,
+    "step": movement.on_step,
+    "arrive": movement.on_arrive,
+    "work": jobs.on_work_done,
+}
+
+__all__ = ["Creature", "Master", "Merchant", "Minion", "Stockpile", "World", "WorldError"]

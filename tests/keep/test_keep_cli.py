@@ -1,0 +1,96 @@
+"""``undercroft run keep``: the day-by-day account, the summary, the log, bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from undercroft.cli import app
+from undercroft.core.events import read_log
+
+runner = CliRunner()
+
+
+@pytest.mark.rule("K-DECAY-04")
+def test_run_keep_prints_each_day_and_the_workload(tmp_path: Path) -> None:
+    log = tmp_path / "trapworks.jsonl"
+    result = runner.invoke(
+        app,
+        ["run", "keep", "--scenario", "trapworks", "--days", "4", "--seed", "2", "--log", str(log)],
+        terminal_width=120,
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["day", "rearms"])
+    days = [line.split() for line in lines[header + 1 : header + 5]]
+    assert [d[0] for d in days] == ["1", "2", "3", "4"]
+    written = read_log(log)
+    assert written.summary is not None
+    summary = written.summary.results
+    assert sum(int(d[1]) for d in days) == summary["rearms"]
+    assert "rearms per day" in result.stdout and "Traps-job minion-hours" in result.stdout
+    assert f"{summary['rearms_per_day']}" in result.stdout
+    assert written.header.scenario == "trapworks" and written.header.seed == 2
+
+
+def test_quiet_prints_only_the_summary() -> None:
+    result = runner.invoke(app, ["run", "keep", "--days", "1", "--quiet"], terminal_width=120)
+    assert result.exit_code == 0, result.output
+    assert "rearms per day" in result.stdout
+    assert "day rearms" not in result.stdout
+
+
+def test_the_same_seed_gives_the_same_log(tmp_path: Path) -> None:
+    texts = []
+    for name in ("a.jsonl", "b.jsonl"):
+        path = tmp_path / name
+        args = ["run", "keep", "--days", "3", "--seed", "9", "--log", str(path), "--quiet"]
+        assert runner.invoke(app, args).exit_code == 0
+        texts.append(path.read_bytes())
+    assert texts[0] == texts[1]
+
+
+def test_save_and_resume_from_the_command_line(tmp_path: Path) -> None:
+    save = tmp_path / "w.json"
+    first = runner.invoke(app, ["run", "keep", "--days", "2", "--save", str(save), "--quiet"])
+    assert first.exit_code == 0 and save.exists()
+    log = tmp_path / "rest.jsonl"
+    args = ["run", "keep", "--resume", str(save), "--days", "2", "--log", str(log), "--quiet"]
+    second = runner.invoke(app, args)
+    assert second.exit_code == 0, second.output
+    rest = read_log(log)
+    assert rest.summary is not None and rest.summary.results["days"] == 4
+    assert min(e.time.day for e in rest.entries) == 3  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--invasions", "on"], "invasions are not part of this version"),
+        (["--invasions", "maybe"], "--invasions must be 'on' or 'off'"),
+        (["--scenario", "no-such-place"], "no such scenario file"),
+        (["--resume", "missing.json"], "cannot read the save"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["run", "keep", *args], terminal_width=200)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_bad_scenario_names_file_line_and_key(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        'kind = "keep-scenario"\nname = "bad"\nportals = ["p"]\nsanctum = "s"\n'
+        'tiles = """\n##p##\n#...#\n#.s.#\n#####\n"""\n[[minion]]\nbreed = "kobold"\n'
+        'at = "q"\n',
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["run", "keep", "--scenario", str(bad)], terminal_width=200)
+    assert result.exit_code == 2
+    assert f"{bad}:13: minion[0].at: 'q' is not a map marker" in result.stderr
+    check = runner.invoke(app, ["check", str(bad)])
+    assert check.exit_code == 0  # the schema is fine; the marker is checked when it is built

@@ -1,0 +1,164 @@
+"""Scenario files: the shipped trapworks, and mistakes named by file, line and key."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from keep_kit import HALL, make_world
+
+from undercroft.core.content import ContentError, check_file
+from undercroft.keep import trapworks
+from undercroft.keep.actors import Job, Minion
+from undercroft.keep.scenario import build_world, resolve, shipped
+from undercroft.keep.structures import Door, Mechanism, Timer, Trigger
+
+CONTENT = Path(trapworks.__file__).parent / "content"
+
+
+def test_the_shipped_scenarios_are_valid_content() -> None:
+    assert {"trapworks", "trapworks-40"} <= set(shipped())
+    for path in sorted(CONTENT.glob("*.toml")):
+        check_file(path)
+    assert resolve("trapworks") == CONTENT / "trapworks.toml"
+
+
+def test_the_shipped_trapworks_files_match_their_generator() -> None:
+    assert (CONTENT / "trapworks.toml").read_text(encoding="utf-8") == trapworks.render()
+    assert (CONTENT / "trapworks-40.toml").read_text(encoding="utf-8") == trapworks.render(
+        both=True
+    )
+
+
+@pytest.mark.rule("K-TRAP-02", "K-TRAP-03", "K-WIRE-03", "K-WIRE-07", "K-LOCK-01")
+def test_trapworks_has_twenty_traps_of_every_kind() -> None:
+    world = build_world("trapworks", seed=1)
+    world.run_days(1)  # the twentieth trap is built on site on day 1
+    mechanisms = world.of_type(Mechanism)
+    triggers = world.of_type(Trigger)
+    assert len(mechanisms) == len(triggers) == 20
+    assert set(Counter(m.kind for m in mechanisms).values()) == {2}
+    assert set(world.ruleset.mechanisms) == {m.kind for m in mechanisms}
+    assert set(world.ruleset.triggers) == {t.kind for t in triggers}
+    assert all(world.circuit_of(t.id).mechanism is not None for t in triggers)
+    assert len(world.of_type(Timer)) == 2
+    lever = next(t for t in triggers if t.lever)
+    circuit = world.circuit_of(lever.id)
+    assert circuit.mechanism is not None and len(circuit.doors) == 2
+    locked = [d for d in world.of_type(Door) if d.lock is not None]
+    assert len(locked) == 3
+    traps_minions = [m for m in world.minions() if m.job is Job.TRAPS]
+    assert len(traps_minions) == 3
+    assert all(isinstance(m, Minion) for m in traps_minions)
+
+
+def problems(tiles: str, extra: str) -> str:
+    with pytest.raises(ContentError) as caught:
+        make_world(tiles, extra)
+    return str(caught.value)
+
+
+def test_mistakes_name_the_line_and_the_key() -> None:
+    text = problems(
+        HALL,
+        """
+[[structure]]
+kind = "tripwire"
+at = "z"
+
+[[structure]]
+kind = "pressure_plate"
+at = [3, 3]
+
+[[structure]]
+kind = "sensor"
+at = [5, 3]
+
+[[minion]]
+breed = "dragon"
+at = [1, 1]
+""",
+    )
+    lines = text.splitlines()
+    assert any(":20: structure[0].at: 'z' is not a map marker" in line for line in lines)
+    assert any(":26: structure[2]: K-TRAP-04:" in line for line in lines)
+    assert any(
+        ":31: minion[0].breed: unknown minion kind 'dragon' (allowed: kobold, goblin, orc)" in line
+        for line in lines
+    )
+
+
+WIRED = """
+[[structure]]
+kind = "pressure_plate"
+at = [1, 3]
+
+[[structure]]
+kind = "spinning_blades"
+at = [3, 3]
+
+[[structure]]
+kind = "web"
+at = [1, 5]
+
+[[wire]]
+path = [[1, 3], [3, 3]]
+"""
+
+
+def test_a_refused_wire_and_an_unknown_label_are_reported() -> None:
+    text = problems(
+        HALL,
+        WIRED
+        + """
+[[wire]]
+path = [[1, 3], [1, 5]]
+
+[[script]]
+when = "day 2 10:00"
+do = "pull_lever"
+lever = "nothing"
+""",
+    )
+    assert ":34: wire[1].path: K-WIRE-02: trigger:1 would be connected to more than" in text
+    assert ":39: script[0].lever: no label 'nothing' in this scenario" in text
+
+
+def test_script_entries_are_checked_before_anything_is_built() -> None:
+    text = problems(
+        HALL,
+        WIRED
+        + """
+[[script]]
+when = "day 2 25:00"
+do = "pull_lever"
+lever = "nothing"
+
+[[script]]
+when = "day 2 10:00"
+do = "move"
+""",
+    )
+    assert ":34: script[0].when: Value error, 'day 2 25:00' is not a time of the game" in text
+    assert ":38: script[1]: Value error, 'move' needs 'structure', 'to'" in text
+
+
+def test_a_portal_must_be_on_the_edge() -> None:
+    inland = HALL.replace("#####p#####", "###########").replace("#.........#", "#..p......#", 1)
+    text = problems(inland, "")
+    assert "portal (3,1) is not on the edge of the map" in text
+
+
+def test_the_example_in_the_user_guide_runs() -> None:
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "keep.md").read_text(encoding="utf-8")
+    start = guide.index('```toml\nkind = "keep-scenario"')
+    text = guide[start + len("```toml\n") : guide.index("```", start + 8)]
+    from undercroft.keep.scenario import world_from_text
+
+    world = world_from_text(text, seed=1, file="docs/keep.md")
+    log = world.open_log()
+    world.run_days(4)
+    assert world.close_log()["traps_fired"] >= 1  # the wolf steps on the plate
+    commands = [e.event.fields for e in log.entries if e.event.type == "command"]
+    assert [(c["command"], c["accepted"]) for c in commands] == [("disarm_lock", True)]

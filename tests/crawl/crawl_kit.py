@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import EventLog, Header
@@ -172,6 +174,64 @@ def done_until(state: State, kind: str) -> None:
     while state.pending is not None and state.pending.kind != kind:
         assert state.current_player() is not Seat.CHANCE, f"unexpected roll {state.pending}"
         state.apply(Done())
+
+
+def play_to(
+    state: State, kind: str, *naturals: int | tuple[int, ...], turn: int | None = None
+) -> None:
+    """Play on until the game waits for ``kind`` (a decision kind, or the kind of roll
+    such as ``"surprise"``), in ``turn`` if given. Decisions are answered Done where
+    Done is legal (heroes stay put in Explore), else with the first legal action (no
+    Stamina or Magic spent); every roll takes the next of ``naturals`` (a tuple for a
+    roll of several dice), which must all be used."""
+    from undercroft.crawl.actions import Explore
+
+    dice = list(naturals)
+    while state.pending is not None:
+        waiting = state.pending.args.get("roll", state.pending.kind)
+        if waiting == kind and (turn is None or state.turn == turn):
+            break
+        if state.current_player() is Seat.CHANCE:
+            assert dice, f"no die scripted for {state.pending}"
+            natural = dice.pop(0)
+            roll(state, *((natural,) if isinstance(natural, int) else natural))
+            continue
+        legal = state.legal_actions()
+        if state.pending.kind == "explore_choice":
+            stay = [a for a in legal if isinstance(a, Explore) and not a.explore]
+            state.apply(stay[0])
+        elif Done() in legal:
+            state.apply(Done())
+        else:
+            state.apply(legal[0])
+    assert not dice, f"dice left over: {dice}"
+
+
+def next_turn(state: State, *naturals: int | tuple[int, ...]) -> None:
+    """Finish this turn (see :func:`play_to`) and stop at the next turn's Movement step."""
+    play_to(state, "movement", *naturals, turn=state.turn + 1)
+
+
+def branches(state: State, judge: Callable[[State, EventLog], Hashable]) -> dict[Any, Fraction]:
+    """Enumerate the pending chance node through the real game: apply every outcome to
+    its own copy of ``state`` (each with a fresh log) and add up the probability of
+    each value of ``judge(copy, log)``."""
+    assert state.current_player() is Seat.CHANCE, state.pending
+    saved = json.dumps(state.to_json())
+    totals: dict[Any, Fraction] = {}
+    for action, p in state.chance_outcomes():
+        log = EventLog(Header("crawl", "test", 0, "test"))
+        copy = State.from_json(state.ruleset, json.loads(saved), sink=log)
+        copy.apply(action)
+        key = judge(copy, log)
+        totals[key] = totals.get(key, Fraction(0)) + p
+    return totals
+
+
+def outcome_word(state: State, log: EventLog) -> Hashable:
+    """A :func:`branches` judge: the ``outcome`` of the first roll event in the log."""
+    rolls = [e.event.fields["outcome"] for e in log.entries if e.event.type == "roll"]
+    return rolls[0]
 
 
 def play_random(state: State, sampler: DiceSampler, max_actions: int = 5000) -> int:

@@ -1,6 +1,7 @@
 """crawl: the turn-based tabletop dungeon crawl (rules: docs/rules/crawl.md).
 
->>> from undercroft.crawl import new_game  # doctest: +SKIP
+``new_game(ruleset, party)`` starts an adventure; docs/crawl.md explains the state
+machine, the seats, observations and policies.
 """
 
 from __future__ import annotations

@@ -46,9 +46,14 @@ def combat_end(state: State, _: Task) -> None:
 
 
 def can_evade(hero: Hero) -> bool:
-    """Not surprised (C-SURP-01), not Exhausted (C-EXH-01), 2 Stamina to pay."""
+    """Not surprised (C-SURP-01), not resting (C-REST-01: a resting hero does not move),
+    not Exhausted (C-EXH-01), 2 Stamina to pay."""
     return (
-        hero.on_board and not hero.surprised and not hero.exhausted and hero.stamina >= EVADE_COST
+        hero.on_board
+        and not hero.surprised
+        and not hero.resting
+        and not hero.exhausted
+        and hero.stamina >= EVADE_COST
     )
 
 
@@ -150,10 +155,14 @@ def fighting(state: State, _: Task) -> None:
             }
         )
     tasks = []
-    casters = [h for h in state.active_heroes() if h.casting is not None and h.id in counts]
-    for hero in casters:
-        tasks.append(Task("casting_choice", {"hero": hero.id}))
-    for index in range(len(state.fights)):
+    chosen: set[str] = set()
+    for index, record in enumerate(state.fights):
+        # C-SPELL-06, R-C-FIGHT-01: a caster makes its choice when its first fight comes
+        # up in board order, knowing how the fights before it went.
+        hero_id = record["hero"]
+        if hero_id not in chosen and state.heroes[hero_id].casting is not None:
+            chosen.add(hero_id)
+            tasks.append(Task("casting_choice", {"hero": hero_id}))
         tasks.append(Task("fight", {"index": index}))
     tasks.append(Task("damage"))
     state.push(*tasks)

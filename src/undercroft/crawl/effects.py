@@ -95,18 +95,23 @@ class DetectTrapsRoll(_Effect):
 class TraitTest(_Effect):
     """A trait test: roll a d6, +1 with ``trait``, pass on ``target`` or more.
 
-    ``target`` 0 means no roll: a hero with the trait passes, others fail.
+    ``target`` 0 means no roll: a hero with the trait passes, others fail. ``who`` picks
+    the heroes tested, each on its own roll (C-EXPL-01: a room text may test every
+    explorer); the branch that follows is about the hero tested (its ``self``).
     """
 
     type: Literal["trait_test"] = "trait_test"
     trait: Literal["Strong", "Agile", "Perceptive", "Learned", "Iron-Willed"]
     target: int = Field(default=4, ge=0, le=7)
+    who: Who = "self"
     on_pass: tuple[AnyEffect, ...] = ()
     on_fail: tuple[AnyEffect, ...] = ()
 
 
 class MentalCombat(_Effect):
-    """A Mental Combat (C-MENT-01) against the source, which adds ``power`` to its roll.
+    """A Mental Combat (C-MENT-01) between a hero and the effect's source, which adds
+    ``power`` to its roll: a monster's ability or a room's text against the hero, or a
+    hero's own spell against its target (the caster then adds the power).
 
     ``on_win`` / ``on_lose`` / ``on_tie`` are from the hero's side.
     """

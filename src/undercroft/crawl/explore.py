@@ -3,6 +3,7 @@ trap detection at the end of Explore (C-TRAP-01), and Trade Items (C-TURN-06).""
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from undercroft.core.dice import Band, D6Table, roll_event
@@ -130,7 +131,9 @@ def legal_explore_actions(state: State, _: Pending) -> list[Action]:
 
 def memorize_options(state: State, hero: Hero, uid: str) -> list[Action]:
     """C-SPELL-02: an identified scroll (C-IDENT-03); the memorized levels may not pass
-    the hero's base Magic, so spells are forgotten to make room (fewest first)."""
+    the hero's base Magic (its profile's, whatever it has left now), so the hero forgets
+    spells to make room: every smallest set of known spells that makes enough room is
+    offered (R-C-SPELL-01: spells known from the start count as memorized)."""
     item = state.items[uid]
     card = state.ruleset.items[item.card]
     if card.kind is not ItemKind.SCROLL or not item.identified or card.spell is None:
@@ -146,11 +149,15 @@ def memorize_options(state: State, hero: Hero, uid: str) -> list[Action]:
     if used + level <= budget:
         return [Memorize(hero.id, uid)]
     options: list[Action] = []
-    for spell in known:  # forgetting one spell is enough in almost every case
-        if used - state.ruleset.spells[spell].level + level <= budget:
-            options.append(Memorize(hero.id, uid, (spell,)))
-    if not options:
-        options.append(Memorize(hero.id, uid, tuple(known)))
+    freeing: list[set[str]] = []
+    for size in range(1, len(known) + 1):
+        for forget in combinations(known, size):
+            if any(smaller <= set(forget) for smaller in freeing):
+                continue  # forgetting more than needed is never required
+            freed = sum(state.ruleset.spells[s].level for s in forget)
+            if used - freed + level <= budget:
+                freeing.append(set(forget))
+                options.append(Memorize(hero.id, uid, forget))
     return options
 
 
@@ -200,6 +207,21 @@ def identify_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) 
     state.emit_event(roll_event(["C-IDENT-01"], hero.id, natural, outcome, **fields))
 
 
+def identify_at_end(state: State) -> None:
+    """C-IDENT-02: when the adventure ends every item still face down is identified,
+    whether a hero, a rescued corpse or a corpse in the dungeon holds it."""
+    held = [(h.id, uid) for h in state.heroes.values() for uid in h.items]
+    held += [(c.hero, uid) for c in state.corpses.values() for uid in c.items]
+    revealed = []
+    for holder, uid in held:
+        item = state.items[uid]
+        if not item.identified:
+            item.identified = True
+            revealed.append({"item": uid, "card": item.card, "holder": holder})
+    if revealed:
+        state.emit("items.identified", ["C-IDENT-02"], items=revealed)
+
+
 @task("trap_detection")
 def trap_detection(state: State, _: Task) -> None:
     """C-TRAP-01: last in Explore, one hidden Detect Traps roll per hero."""
@@ -239,8 +261,15 @@ def legal_trade(state: State, _: Pending) -> list[Action]:
             if area is None or state.area_of(giver.pos) != area:
                 continue
             actions.extend(Trade(giver.id, receiver.id, uid) for uid in giver.items)
+    for receiver in heroes:
+        # R-C-TRADE-01: taking from a corpse counts as the hero's one item received,
+        # unless the option lets a hero take any number of a corpse's items.
+        if receiver.received and state.options.corpse_items == "one":
+            continue
+        assert receiver.pos is not None
+        area = state.area_of(receiver.pos)
         for at, corpse in state.corpses.items():
-            if state.area_of(at) == area or at.is_adjacent(receiver.pos):
+            if (area is not None and state.area_of(at) == area) or at.is_adjacent(receiver.pos):
                 actions.extend(Trade(corpse.hero, receiver.id, uid) for uid in corpse.items)
     actions.append(Done())
     return actions
@@ -256,12 +285,13 @@ def on_trade(state: State, _: Pending, action: Action) -> None:
     if giver.dead:
         corpse = next(c for c in state.corpses.values() if c.hero == giver.id)
         corpse.items.remove(action.item)
-        rules = ["C-TURN-06", "C-DEATH-01"]
+        rules = ["C-TURN-06", "C-DEATH-01", "R-C-TRADE-01"]
     else:
         giver.items.remove(action.item)
         giver.gave = True
         rules = ["C-TURN-06"]
     receiver.items.append(action.item)
-    receiver.received = True
+    if not giver.dead or state.options.corpse_items == "one":
+        receiver.received = True
     state.emit("item.traded", rules, giver=giver.id, receiver=receiver.id, item=action.item)
     state.push(Task("trade"))

@@ -6,9 +6,9 @@ from collections import deque
 
 from undercroft.core.dice import Band, D6Table, roll_event
 from undercroft.core.grid import Pos
-from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.crawl.actions import Action, Done, MonsterAbility, MonsterMove
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.movement import distances_from
 from undercroft.crawl.ruleset import Encounter
 from undercroft.crawl.state import Monster, State
 
@@ -55,7 +55,7 @@ def patrol_roll_task(state: State, t: Task) -> None:
 
 @roll("patrol")
 def patrol_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
-    from undercroft.crawl.reveal import spawn, start_encounter
+    from undercroft.crawl.reveal import is_ambusher, spawn, start_encounter
 
     corridor = str(args["corridor"])
     outcome = PATROL.outcome(natural[0])
@@ -69,37 +69,44 @@ def patrol_roll(state: State, args: dict[str, object], natural: tuple[int, ...])
     ]
     if placed:
         state.emit("patrol.appeared", ["C-MON-03"], corridor=corridor, monsters=placed)
-        start_encounter(state, placed, ambush=False)
+        # R-C-SURP-04: an Ambusher by profile ambushes even as part of a patrol.
+        start_encounter(state, placed, ambush=any(is_ambusher(state, m) for m in placed))
 
 
 def corners(state: State, corridor: str) -> list[Pos]:
-    """Squares where the corridor turns or ends (fewer than two straight neighbours)."""
+    """Squares where the corridor turns or ends, in board order (ruling R-C-PATROL-02):
+    a walkable corridor square with at most one walkable corridor neighbour (an end) or
+    with exactly two that are not in line (a bend). Junctions and the inner squares of
+    wide corridors are not corners."""
     squares = set(state.grid.squares_of(corridor))
     found = []
     for p in sorted(squares, key=lambda q: (q.y, q.x)):
         if not state.walkable(p):
             continue
         n = [q for q in p.orthogonal() if q in squares and state.walkable(q)]
-        straight = len(n) == 2 and (n[0].x == n[1].x or n[0].y == n[1].y)
-        if not straight:
+        bend = len(n) == 2 and n[0].x != n[1].x and n[0].y != n[1].y
+        if len(n) <= 1 or bend:
             found.append(p)
     return found
 
 
 def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
-    """C-MON-03: the free corner furthest from any hero, then the nearest free corridor
-    squares to it. Distance is walking distance (C-DIST-01); ties go in board order."""
-    occupied = state.occupied()
-    finder = Pathfinder(state.grid, DoorPassage.OPEN_ONLY)
-    maps = [finder.distances_from(h.pos) for h in state.active_heroes() if h.pos is not None]
+    """C-MON-03, ruling R-C-PATROL-02: the free corner furthest from the nearest hero,
+    then the free corridor squares nearest to it. Distance as C-DIST-01 counts it; ties
+    go in board order. Monsters know the traps, so no patrol is put on an armed trap
+    (C-TRAP-05, R-C-TRAP-01)."""
+    taken = state.occupied()
+    if not state.options.monsters_enter_traps:
+        taken |= {p for p, t in state.traps.items() if t.armed}
+    maps = [distances_from(state, h.pos) for h in state.active_heroes() if h.pos is not None]
 
     def nearest_hero(p: Pos) -> int:
         ds = [int(m[p.y, p.x]) for m in maps if m[p.y, p.x] >= 0]
         return min(ds) if ds else 10_000
 
-    options = [p for p in corners(state, corridor) if p not in occupied]
+    options = [p for p in corners(state, corridor) if p not in taken]
     if not options:
-        options = [p for p in state.grid.squares_of(corridor) if state.free(p)]
+        options = [p for p in state.grid.squares_of(corridor) if state.free(p) and p not in taken]
     if not options:
         return []
     start = max(options, key=lambda p: (nearest_hero(p), -p.y, -p.x))
@@ -108,7 +115,7 @@ def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
     queue, seen = deque([start]), {start}
     while queue and len(chosen) < count:
         p = queue.popleft()
-        if state.walkable(p) and p not in occupied:
+        if state.walkable(p) and p not in taken:
             chosen.append(p)
         for q in p.orthogonal():
             if q in squares and q not in seen and state.walkable(q):
@@ -126,8 +133,8 @@ def can_move(monster: Monster) -> bool:
 
 
 def forbidden_squares(state: State, monster: Monster) -> set[Pos]:
-    """Squares a monster may not walk through: figures, corpses, and (C-TRAP-05,
-    R-C-TRAP-01) every armed trap, which monsters know."""
+    """Squares a monster may not walk through: figures, corpses, and (C-MON-05,
+    C-TRAP-05, R-C-TRAP-01) every armed trap, which monsters know."""
     blocked = state.occupied() - {monster.pos}
     if not state.options.monsters_enter_traps:
         blocked |= {p for p, t in state.traps.items() if t.armed}
@@ -172,12 +179,14 @@ def legal_monster_movement(state: State, _: Pending) -> list[Action]:
         for path in reach(state, monster).values():
             actions.append(MonsterMove(monster.id, path, stamina_needed(state, monster, len(path))))
         profile = state.ruleset.monster(monster.kind)
+        if profile.abilities:
+            distances = distances_from(state, monster.pos)
         for ability in profile.abilities:
             for hero in state.active_heroes():
                 assert hero.pos is not None
-                if monster.pos.manhattan(hero.pos) <= ability.range and state.sight.can_see(
-                    monster.pos, hero.pos
-                ):
+                # Within range counted as C-DIST-01 (R-CORE-DIST-01), and in sight.
+                d = int(distances[hero.pos.y, hero.pos.x])
+                if 0 <= d <= ability.range and state.sight.can_see(monster.pos, hero.pos):
                     actions.append(MonsterAbility(monster.id, ability.name, hero.id))
     actions.append(Done())
     return actions
@@ -203,10 +212,51 @@ def monster_move_is_legal(state: State, action: MonsterMove) -> bool:
     return True
 
 
-@decision("monster_movement", legal_monster_movement)
-def on_monster_movement(state: State, _: Pending, action: Action) -> None:
+def walk_monster(state: State, monster: Monster, action: MonsterMove) -> None:
+    """Move along the path. Monsters avoid armed traps (R-C-TRAP-01); with
+    ``monsters_enter_traps`` one that steps on an armed trap springs it (C-TRAP-05) and,
+    if the trap ends movement, stops there."""
     from undercroft.crawl.traps import spring
 
+    walked = 0
+    sprung: Pos | None = None
+    for p in action.path:
+        monster.pos = p
+        walked += 1
+        trap = state.traps.get(p)
+        if trap is not None and trap.armed:
+            sprung = p
+            break
+    state.emit(
+        "monster.moved",
+        ["C-CMB-01"],
+        monster=monster.id,
+        to=[monster.pos.x, monster.pos.y],
+        squares=walked,
+        stamina=action.stamina,
+    )
+    if sprung is None:
+        return
+    rest = [[p.x, p.y] for p in action.path[walked:]]
+    if rest and not state.ruleset.traps[state.traps[sprung].kind].ends_movement:
+        state.push(Task("monster_walk_on", {"monster": monster.id, "path": rest}))
+    spring(state, sprung, monster.id, ("C-TRAP-05", "R-C-TRAP-01"))  # traps hit monsters too
+
+
+@task("monster_walk_on")
+def monster_walk_on(state: State, t: Task) -> None:
+    """A monster that sprang a trap that does not end movement walks on (C-TRAP-05)."""
+    monster = state.monsters.get(t.args["monster"])
+    if monster is None:
+        return
+    path = tuple(Pos(x, y) for x, y in t.args["path"])
+    if any(p in state.occupied() or not state.walkable(p) for p in path):
+        return
+    walk_monster(state, monster, MonsterMove(monster.id, path))
+
+
+@decision("monster_movement", legal_monster_movement)
+def on_monster_movement(state: State, _: Pending, action: Action) -> None:
     if isinstance(action, Done):
         for monster in state.monsters.values():
             monster.moved = True
@@ -221,18 +271,7 @@ def on_monster_movement(state: State, _: Pending, action: Action) -> None:
                 monster.stamina = 0
                 monster.exhausted = True  # C-EXH-01 holds for monsters too
         if action.path:
-            monster.pos = action.path[-1]
-            state.emit(
-                "monster.moved",
-                ["C-CMB-01"],
-                monster=monster.id,
-                to=[monster.pos.x, monster.pos.y],
-                squares=len(action.path),
-                stamina=action.stamina,
-            )
-            trap = state.traps.get(monster.pos)
-            if trap is not None and trap.armed:
-                spring(state, monster.pos, monster.id)  # C-TRAP-05: traps hit monsters too
+            walk_monster(state, monster, action)
     elif isinstance(action, MonsterAbility):
         monster = state.monsters[action.monster]
         monster.moved = True

@@ -7,9 +7,14 @@ of the adventure (C-END-01).
 from __future__ import annotations
 
 from collections.abc import Callable
+from weakref import WeakKeyDictionary
+
+import numpy as np
+from numpy.typing import NDArray
 
 from undercroft.core.dice import Band, D6Table, roll_event
-from undercroft.core.grid import Pos
+from undercroft.core.grid import Grid, Pos
+from undercroft.core.paths import UNREACHABLE, DoorPassage, Pathfinder
 from undercroft.crawl.actions import (
     Action,
     Disarm,
@@ -38,6 +43,53 @@ ActionHook = Callable[[State, Action], None]
 # Other rule modules (spells, items) add actions to the Movement step through these.
 EXTRA_ACTIONS: list[ExtraActions] = []
 EXTRA_HANDLERS: dict[type[Action], ActionHook] = {}
+
+
+def distances_from(state: State, origin: Pos) -> NDArray[np.int32]:
+    """Squares from ``origin`` to every square, ``-1`` where unreachable (C-DIST-01).
+
+    "Within N squares" is a walking distance through squares a figure could walk,
+    figures and corpses ignored, unopened doors and furniture not passable; or, with
+    ``distance_metric`` "manhattan", the orthogonal count ignoring everything
+    (ruling R-CORE-DIST-01).
+    """
+    if state.options.distance_metric == "manhattan":
+        ys, xs = np.indices(state.grid.terrain.shape, dtype=np.int32)
+        result: NDArray[np.int32] = np.abs(xs - origin.x) + np.abs(ys - origin.y)
+        return result
+    finder = _FINDERS.get(state.grid)
+    if finder is None:
+        finder = _FINDERS[state.grid] = Pathfinder(state.grid, DoorPassage.OPEN_ONLY)
+    return finder.distances_from(origin)
+
+
+# One pathfinder per board (it refreshes itself when the board changes), so repeated
+# distance questions do not rebuild the cost arrays.
+_FINDERS: WeakKeyDictionary[Grid, Pathfinder] = WeakKeyDictionary()
+
+
+def within(state: State, a: Pos, b: Pos, squares: int) -> bool:
+    """Whether ``b`` is no more than ``squares`` squares from ``a`` (C-DIST-01)."""
+    d = int(distances_from(state, a)[b.y, b.x])
+    return d != UNREACHABLE and d <= squares
+
+
+def stamina_squares(state: State, points: int) -> int:
+    """Squares bought with ``points`` Stamina (C-TURN-03, ruling R-C-MOVE-01)."""
+    per_point = 3 if state.options.move_stamina_cost == "three_squares_per_point" else 1
+    return per_point * points
+
+
+def stamina_choices(state: State, hero: Hero) -> range:
+    """How many Stamina points the hero may spend on squares now: 1 to 3 a turn in all
+    (ruling R-C-MOVE-01), or any number with the other reading; none when Exhausted
+    (C-EXH-01)."""
+    if hero.exhausted:
+        return range(0)
+    if state.options.move_stamina_cost == "three_squares_per_point":
+        return range(1, hero.stamina + 1)
+    # One square a point: the squares bought so far are the points spent so far.
+    return range(1, min(hero.stamina, MAX_MOVE_STAMINA - hero.bought) + 1)
 
 
 def allowance(state: State, hero: Hero) -> int:
@@ -90,10 +142,8 @@ def legal_movement(state: State, _: Pending) -> list[Action]:
             for to in state.grid.neighbours(hero.pos):
                 if state.walkable(to) and to not in occupied:
                     actions.append(Step(hero.id, to))
-        if not hero.exhausted:
-            for points in range(1, MAX_MOVE_STAMINA - hero.bought + 1):
-                if points <= hero.stamina:
-                    actions.append(SpendStamina(hero.id, points))
+        for points in stamina_choices(state, hero):
+            actions.append(SpendStamina(hero.id, points))
         actions.extend(door_actions(state, hero))
         actions.extend(jump_actions(state, hero, occupied))
         actions.extend(disarm_actions(state, hero))
@@ -114,22 +164,36 @@ def legal_movement(state: State, _: Pending) -> list[Action]:
 
 def jump_actions(state: State, hero: Hero, occupied: set[Pos]) -> list[Action]:
     """C-JUMP-01: once per Movement step, over furniture or a detected trap, to a free
-    landing square within the hero's movement; figures cannot be jumped."""
+    landing square within the hero's movement; figures cannot be jumped. A jump takes
+    2 squares, and a hero dragging a corpse cannot jump (ruling R-C-JUMP-01)."""
     if hero.jumped or hero.dragging is not None or remaining(state, hero) < 2:
         return []
     assert hero.pos is not None
     actions: list[Action] = []
+    furniture = furniture_squares(state)
     for over in state.grid.neighbours(hero.pos):
-        landing = Pos(2 * over.x - hero.pos.x, 2 * over.y - hero.pos.y)
-        if over in occupied or not state.grid.in_bounds(landing):
-            continue
         trap = state.traps.get(over)
-        obstacle = bool(state.grid.furniture[over.y, over.x])
-        if not (obstacle or (trap is not None and trap.detected and trap.armed)):
+        hurdle = over in furniture or (trap is not None and trap.detected and trap.armed)
+        if not hurdle or over in occupied:
             continue
+        landing = Pos(2 * over.x - hero.pos.x, 2 * over.y - hero.pos.y)
         if state.walkable(landing) and landing not in occupied:
             actions.append(Jump(hero.id, over))
     return actions
+
+
+def furniture_squares(state: State) -> frozenset[Pos]:
+    """The squares holding furniture (kept per board until the board changes)."""
+    grid = state.grid
+    cached = _FURNITURE.get(grid)
+    if cached is None or cached[0] != grid.version:
+        ys, xs = grid.furniture.nonzero()
+        cached = (grid.version, frozenset(Pos(int(x), int(y)) for y, x in zip(ys, xs, strict=True)))
+        _FURNITURE[grid] = cached
+    return cached[1]
+
+
+_FURNITURE: WeakKeyDictionary[Grid, tuple[int, frozenset[Pos]]] = WeakKeyDictionary()
 
 
 def move_is_legal(state: State, action: Move) -> bool:
@@ -139,12 +203,14 @@ def move_is_legal(state: State, action: Move) -> bool:
         return False
     if len(action.path) > remaining(state, hero):
         return False
-    occupied = state.occupied()
     here = hero.pos
     assert here is not None
+    occupied = state.occupied() - {here}  # a path may come back through its own start
+    corpse = hero.dragging  # a dragged corpse follows into the square just left
     for p in action.path:
-        if not here.is_adjacent(p) or not state.walkable(p) or p in occupied:
+        if not here.is_adjacent(p) or not state.walkable(p) or p in occupied or p == corpse:
             return False
+        corpse = here if corpse is not None else None
         here = p
     return True
 
@@ -170,7 +236,8 @@ def on_movement(state: State, _: Pending, action: Action) -> None:
                 break  # something happened on the way: the rest of the path is dropped
     elif isinstance(action, SpendStamina):
         assert hero is not None
-        hero.bought += action.points
+        squares = stamina_squares(state, action.points)
+        hero.bought += squares
         hero.acted = True
         spend_stamina(state, hero, action.points, "movement")
         state.emit(
@@ -178,7 +245,7 @@ def on_movement(state: State, _: Pending, action: Action) -> None:
             ["C-TURN-03", "R-C-MOVE-01"],
             actor=hero.id,
             points=action.points,
-            squares=action.points,
+            squares=squares,
             stamina=hero.stamina,
         )
     elif isinstance(action, OpenDoor):
@@ -263,13 +330,17 @@ def jump_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -
         entered(state, hero, landing)
         if hero.on_board:
             reveal.update_view(state)
-    elif over in state.traps and not state.grid.furniture[over.y, over.x]:
+    elif over in state.traps and over not in furniture_squares(state):
         # Over a trap: the hero lands on it, suffers it, and its turn ends there.
         hero.pos = over
         hero.moved += 1
         hero.done = True
         state.emit("moved", ["C-JUMP-01"], actor=hero.id, to=[over.x, over.y], jump=True)
         entered(state, hero, over)
+        if hero.on_board:
+            from undercroft.crawl import reveal
+
+            reveal.update_view(state)
     else:
         hero.done = True  # over an obstacle: movement ends on the take-off square
     check_corpses(state)

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from undercroft.core.events import Event, LogEntry
-from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action
 from undercroft.crawl.engine import Seat
+from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.state import State
 
 UNKNOWN = "?"
@@ -66,15 +66,27 @@ class Observation:
 
 
 def known_squares(state: State) -> np.ndarray:
-    """Squares the heroes know: those of revealed areas, and those any hero sees now."""
+    """Squares the heroes know: those of revealed areas, and those any hero sees now.
+
+    Cached on the state until the board, the revealed areas or a hero's square changes.
+    """
+    key = (
+        state.grid.version,
+        len(state.revealed),
+        tuple(h.pos for h in state.active_heroes()),
+    )
+    cached = getattr(state, "_known_cache", None)
+    if cached is not None and cached[0] == key:
+        known: np.ndarray = cached[1]
+        return known
     known = np.zeros(state.grid.terrain.shape, np.bool_)
-    names = [a.name for a in state.grid.areas]
-    for index, name in enumerate(names):
-        if name in state.revealed:
+    for index, info in enumerate(state.grid.areas):
+        if info.name in state.revealed:
             known |= state.grid.area == index
     for hero in state.active_heroes():
         assert hero.pos is not None
         known |= state.sight.fov(hero.pos)
+    state._known_cache = (key, known)  # type: ignore[attr-defined]
     return known
 
 
@@ -94,16 +106,11 @@ def _item(state: State, uid: str, full: bool) -> dict[str, Any]:
 def observe(state: State, seat: Seat) -> Observation:
     """The view of ``seat`` (HEROES or DM; CHANCE sees what the DM sees)."""
     full = seat is not Seat.HEROES
-    rows = [
-        [state.grid.char_at(Pos(x, y)) for x in range(state.grid.width)]
-        for y in range(state.grid.height)
-    ]
+    chars = state.grid.char_array().copy()
     if not full:
-        known = known_squares(state)
-        for y in range(state.grid.height):
-            for x in range(state.grid.width):
-                if not known[y, x]:
-                    rows[y][x] = UNKNOWN
+        chars[~known_squares(state)] = UNKNOWN.encode()
+    board = "\n".join(row.tobytes().decode() for row in chars)
+    moving = state.pending is not None and state.pending.kind == "movement"
     heroes = tuple(
         {
             "id": h.id,
@@ -116,6 +123,9 @@ def observe(state: State, seat: Seat) -> Observation:
             "left": h.left,
             "surprised": h.surprised,
             "resting": h.resting,
+            "moves_left": remaining(state, h) if moving and can_act(state, h) else 0,
+            "acted": h.acted,
+            "jumped": h.jumped,
             "spells": list(h.spells),
             "casting": None if h.casting is None else dict(h.casting),
             "items": [_item(state, uid, full) for uid in h.items],
@@ -157,7 +167,7 @@ def observe(state: State, seat: Seat) -> Observation:
         light=state.light,
         to_act=to_act,
         decision=None if state.pending is None else state.pending.kind,
-        board="\n".join("".join(r) for r in rows),
+        board=board,
         heroes=heroes,
         monsters=monsters,
         traps=traps,

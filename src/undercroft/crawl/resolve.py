@@ -103,19 +103,23 @@ def apply_effect(state: State, effect: fx.Effect, args: dict[str, Any]) -> None:
     elif isinstance(effect, fx.Spawn):
         spawn_ambushers(state, effect)
     elif isinstance(effect, fx.DetectTrapsRoll):
-        for hero in affected_heroes(state, "self", args) or affected_heroes(
-            state, "explorers", args
-        ):
-            state.push(
+        heroes = affected_heroes(state, "self", args) or affected_heroes(state, "explorers", args)
+        state.push(
+            *(
                 Task("text_detect", {**args, "hero": hero.id, "effect": effect.model_dump()})
+                for hero in heroes
             )
+        )
     elif isinstance(effect, fx.TraitTest):
         trait_test(state, effect, args)
     elif isinstance(effect, fx.MentalCombat):
-        for hero in affected_heroes(
-            state, "target" if args.get("target") in state.heroes else "self", args
-        ):
-            state.push(Task("mental", {**args, "hero": hero.id, "effect": effect.model_dump()}))
+        who = "target" if args.get("target") in state.heroes else "self"
+        state.push(
+            *(
+                Task("mental", {**args, "hero": hero.id, "effect": effect.model_dump()})
+                for hero in affected_heroes(state, who, args)
+            )
+        )
     elif isinstance(effect, fx.RevealSecret):
         reveal_secret(state, effect)
     elif isinstance(effect, fx.OpenExit):
@@ -254,6 +258,7 @@ TRAIT_TEST_RULES = ["C-EXPL-01"]
 def trait_test(state: State, effect: fx.TraitTest, args: dict[str, Any]) -> None:
     """C-EXPL-01: each hero ``who`` names is tested on its own roll."""
     heroes = affected_heroes(state, effect.who, args) or affected_heroes(state, "explorers", args)
+    tasks = []  # one after the other, in party order
     for hero in heroes:
         if effect.target == 0:
             passed = state.has_trait(hero, Trait(effect.trait))
@@ -261,9 +266,12 @@ def trait_test(state: State, effect: fx.TraitTest, args: dict[str, Any]) -> None
                 "trait.tested", TRAIT_TEST_RULES, hero=hero.id, trait=effect.trait, passed=passed
             )
             branch = effect.on_pass if passed else effect.on_fail
-            state.push(effects_task(branch, **{**args, "hero": hero.id}))
+            tasks.append(effects_task(branch, **{**args, "hero": hero.id}))
         else:
-            state.push(Task("trait_roll", {**args, "hero": hero.id, "effect": effect.model_dump()}))
+            tasks.append(
+                Task("trait_roll", {**args, "hero": hero.id, "effect": effect.model_dump()})
+            )
+    state.push(*tasks)
 
 
 @task("trait_roll")
@@ -398,10 +406,16 @@ def mental_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) ->
     effect = parse(context["effect"])
     assert isinstance(effect, fx.MentalCombat)
     hero = state.heroes[context["hero"]]
-    hero_mods = {"magic": context.get("spent_hero", 0)} if context.get("spent_hero") else {}
+    hero_mods: dict[str, int] = {}
+    other_mods: dict[str, int] = {}
+    # The effect's power belongs to its source: the monster or room that calls for the
+    # Mental Combat, or the hero when its own spell does.
+    if effect.power:
+        (hero_mods if context.get("source") == hero.id else other_mods)["power"] = effect.power
+    if context.get("spent_hero"):
+        hero_mods["magic"] = context["spent_hero"]
     if state.has_trait(hero, Trait.IRON_WILLED):
         hero_mods["Iron-Willed"] = 1
-    other_mods = {"power": effect.power} if effect.power else {}
     if context.get("spent_other"):
         other_mods["magic"] = context["spent_other"]
     hero_total = natural[0] + sum(hero_mods.values())

@@ -33,9 +33,8 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
         seen |= state.sight.fov(hero.pos)
     secret = state.ruleset.adventure.secret_areas
     new_areas = []
-    for index in np.unique(state.grid.area[seen]).tolist():
-        if index < 0:
-            continue
+    present = np.bincount(state.grid.area[seen] + 1, minlength=len(state.grid.areas) + 1)
+    for index in np.flatnonzero(present[1:]).tolist():
         name = state.grid.areas[index].name
         if name not in state.revealed and name not in secret:
             state.revealed.add(name)
@@ -46,8 +45,20 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
     wake_guards(state)
     if placed:
         start_encounter(
-            state, placed, ambush=False, unsurprisable=unsurprisable, encounter=encounter
+            state,
+            placed,
+            ambush=any(is_ambusher(state, m) for m in placed),
+            unsurprisable=unsurprisable,
+            encounter=encounter,
         )
+
+
+def is_ambusher(state: State, monster_id: str) -> bool:
+    """An Ambusher by the way it was placed or by its profile (C-MON-04); an encounter
+    bringing in any Ambusher uses the Ambusher roll (ruling R-C-SURP-04)."""
+    monster = state.monsters[monster_id]
+    profile = state.ruleset.monster(monster.kind)
+    return Encounter.AMBUSHER.value == monster.encounter or profile.encounter is Encounter.AMBUSHER
 
 
 def place_monsters(state: State, seen: np.ndarray | None = None) -> list[str]:
@@ -123,7 +134,7 @@ def start_encounter(
     """C-TURN-04: surprise is determined when monsters are met outside combat.
 
     Monsters that join a fight already going on bring no new Surprise rolls (ruling
-    R-C-SURP-01). ``encounter`` False (the adventure's first look) also skips them.
+    R-C-SURP-03). ``encounter`` False (the adventure's first look) also skips them.
     """
     already = any(m not in monsters for m in state.monsters)
     if unsurprisable:
@@ -152,6 +163,14 @@ def surprise_modifiers(state: State, hero_id: str) -> dict[str, int]:
     return modifiers
 
 
+def surprise_end_turn(state: State) -> int:
+    """The turn at whose Turn End a surprise rolled now ends (ruling R-C-SURP-01): it
+    covers the first combat turn of the encounter (``surprise_turns`` combat turns in
+    all), which is this turn if its combat steps are still to come, else the next."""
+    first = state.turn if state.step in ("turn_start", "movement") else state.turn + 1
+    return first + max(1, state.options.surprise_turns) - 1
+
+
 @roll("surprise")
 def surprise_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
     """C-SURP-01/03/04 and C-LIGHT-02."""
@@ -163,7 +182,7 @@ def surprise_roll(state: State, args: dict[str, object], natural: tuple[int, ...
     if "light" in modifiers:
         rules.append("C-LIGHT-02")
     if args["ambush"]:
-        rules.append("C-SURP-04")
+        rules.extend(["C-SURP-04", "R-C-SURP-02"])
         # R-C-SURP-02: by default the modified total must reach 6.
         total = (
             natural[0]
@@ -174,8 +193,10 @@ def surprise_roll(state: State, args: dict[str, object], natural: tuple[int, ...
     else:
         outcome = SURPRISE.outcome(natural[0] + sum(modifiers.values()))
     state.emit_event(roll_event(rules, hero.id, natural, outcome, modifiers=modifiers))
-    if outcome == "surprised":
-        hero.surprised = True
+    # A new encounter: whatever surprise an earlier, finished one left is replaced.
+    hero.surprised = outcome == "surprised"
+    if hero.surprised:
+        hero.surprise_ends = surprise_end_turn(state)
         hero.done = True  # C-SURP-01: skips (the rest of) its movement
         if hero.casting is not None:
             hero.casting = None
@@ -196,6 +217,7 @@ def surprise_done(state: State, t: Task) -> None:
             state.emit("surprise.denied", ["C-SURP-05"], monster=mid)
             continue
         monster.surprised = True
+        monster.surprise_ends = surprise_end_turn(state)
         surprised.append(mid)
     if surprised:
         state.emit("monsters.surprised", ["C-SURP-02"], monsters=surprised)

@@ -230,8 +230,8 @@ class Options:
     max_light: int = 20
     max_turns: int = 100
     """A safety cap: the game ends with reason ``turn_cap`` if it is ever reached."""
-    surprise_scope: Literal["first_turn", "encounter"] = "first_turn"
-    """R-C-SURP-01."""
+    surprise_turns: int = 1
+    """R-C-SURP-01: how many combat turns surprise lasts, counting the first."""
     ambusher_six: Literal["total", "natural"] = "total"
     """R-C-SURP-02: whether trait and Light modifiers count towards the ambusher 6."""
     fight_order: Literal["monster_square", "hero_square"] = "monster_square"
@@ -240,6 +240,17 @@ class Options:
     """R-C-FIGHT-02: which side declares its Stamina for a fight first."""
     monsters_enter_traps: bool = False
     """R-C-TRAP-01: False = monsters never step on a trapped square (C-TRAP-05)."""
+    move_stamina_cost: Literal["one_square_per_point", "three_squares_per_point"] = (
+        "one_square_per_point"
+    )
+    """R-C-MOVE-01: 1 to 3 Stamina for 1 square each, or any Stamina for 3 squares each."""
+    patrol_roll_step: Literal["turn_start", "turn_end"] = "turn_start"
+    """R-C-PATROL-01: whether the Patrol rolls come at the next Turn Start or at Turn End."""
+    distance_metric: Literal["walking", "manhattan"] = "walking"
+    """R-CORE-DIST-01: "within N squares" as walking distance, or Manhattan distance."""
+    corpse_items: Literal["one", "any"] = "one"
+    """R-C-TRADE-01: "one" = an item taken from a corpse is the hero's one item received
+    in Trade Items (C-TURN-06); "any" = a hero may take any number of a corpse's items."""
 
     def as_dict(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}

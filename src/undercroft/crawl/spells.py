@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, BeginCasting, Cast, ChooseTarget, Done, UseItem
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
-from undercroft.crawl.movement import EXTRA_ACTIONS, EXTRA_HANDLERS
+from undercroft.crawl.movement import EXTRA_ACTIONS, EXTRA_HANDLERS, distances_from
 from undercroft.crawl.resolve import effects_task
 from undercroft.crawl.ruleset import CastingTime, ItemKind, SpellCard, Targeting
 from undercroft.crawl.state import Hero, State
@@ -34,10 +35,10 @@ def castable(
 
     From memory it needs Magic equal to the level (C-SPELL-03); from a scroll nothing
     (C-SPELL-01), even unidentified (C-IDENT-03; the action then names no spell). A
-    surprised hero casts nothing (C-SURP-01); a spell whose ongoing effect lasts cannot
-    be cast again (C-SPELL-03).
+    surprised hero casts nothing (C-SURP-01, C-SPELL-07), nor does a resting one
+    (C-REST-01); a spell whose ongoing effect lasts cannot be cast again (C-SPELL-03).
     """
-    if hero.surprised or not hero.on_board:
+    if hero.surprised or hero.resting or not hero.on_board:
         return []
     options: list[tuple[str, str | None, bool]] = []
     for spell_id in hero.spells:
@@ -120,23 +121,38 @@ def casting(state: State, _: Task) -> None:
     state.push(*tasks)
 
 
-def targets(state: State, hero: Hero, spell: SpellCard) -> list[str | None]:
-    """Valid targets: within range (squares, C-DIST-01) and in line of sight (C-LOS-01)."""
+def in_reach(state: State, hero: Hero, spell: SpellCard) -> list[str]:
+    """The figures the spell can reach: heroes for a spell aimed at heroes, monsters
+    otherwise, within its range and in line of sight (C-LOS-01).
+
+    The range is counted square by square as for movement (C-DIST-01): a walking
+    distance through squares a figure could walk, figures ignored (R-CORE-DIST-01).
+    """
     assert hero.pos is not None
-    if spell.target in (Targeting.SELF, Targeting.PARTY, Targeting.ALL_MONSTERS):
-        return [None]
-    pool: list[tuple[str, Any]] = []
+    pool: list[tuple[str, Pos | None]] = []
     if spell.target is Targeting.HERO:
         pool = [(h.id, h.pos) for h in state.active_heroes()]
     else:
         pool = [(m.id, m.pos) for m in state.monsters.values()]
+    distances = distances_from(state, hero.pos)
     return [
         fid
         for fid, pos in pool
         if pos is not None
-        and hero.pos.manhattan(pos) <= spell.range
+        and 0 <= int(distances[pos.y, pos.x]) <= spell.range
         and state.sight.can_see(hero.pos, pos)
     ]
+
+
+def targets(state: State, hero: Hero, spell: SpellCard) -> list[str | None]:
+    """The targets the caster may choose: one figure in reach, or ``None`` for a spell
+    with no chosen target. A spell on every monster needs at least one in reach."""
+    if spell.target in (Targeting.SELF, Targeting.PARTY):
+        return [None]
+    reach = in_reach(state, hero, spell)
+    if spell.target is Targeting.ALL_MONSTERS:
+        return [None] if reach else []
+    return list(reach)
 
 
 @task("cast_target")
@@ -196,8 +212,11 @@ def resolve_spell(
         magic=hero.magic,
     )
     chosen = spell.overcast if overcast and spell.overcast is not None else spell.effects
+    # A spell on every monster works on each one in reach in turn, as its target.
+    victims = in_reach(state, hero, spell) if spell.target is Targeting.ALL_MONSTERS else [target]
     tasks = [
-        effects_task(chosen, source=hero.id, hero=hero.id, target=target, rules=["C-SPELL-03"])
+        effects_task(chosen, source=hero.id, hero=hero.id, target=victim, rules=["C-SPELL-03"])
+        for victim in victims
     ]
     if overcast:
         tasks.append(

@@ -12,7 +12,7 @@ its exact ``Fraction``. The state holds no RNG. Rules live in the rule-area modu
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
@@ -71,6 +71,8 @@ class Hero:
     dragging: Pos | None = None
     # per turn
     surprised: bool = False
+    surprise_ends: int = 0
+    """The turn at whose Turn End this hero's surprise ends (R-C-SURP-01)."""
     resting: bool = False
     rested_last_turn: bool = False
     failed_doors: list[Pos] = field(default_factory=list)
@@ -106,6 +108,8 @@ class Monster:
     encounter: str
     exhausted: bool = False
     surprised: bool = False
+    surprise_ends: int = 0
+    """The turn at whose Turn End this monster's surprise ends (R-C-SURP-01)."""
     active: bool = False
     moved: bool = False
     unsurprisable: bool = False
@@ -155,7 +159,14 @@ class Corpse:
 class State:
     """A crawl game in progress."""
 
-    def __init__(self, ruleset: Ruleset, party: Iterable[str], *, sink: EventSink | None = None):
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        party: Iterable[str],
+        *,
+        sink: EventSink | None = None,
+        gear: Mapping[str, Sequence[str]] | None = None,
+    ):
         adventure = ruleset.adventure
         self.ruleset = ruleset
         self.options = ruleset.options
@@ -189,10 +200,11 @@ class State:
         self._legal: list[Action] | None = None
         self._walk_version = -1
         self._walk: frozenset[Pos] = frozenset()
-        for p in self.grid.positions():
-            if self.grid.is_door(p):
-                opened = self.grid.door_at(p) is DoorState.OPEN
-                self.doors[p] = Door(opened=opened)
+        # Every door square, row by row (numpy finds them: clones build states often).
+        ys, xs = (self.grid.terrain == Terrain.DOOR).nonzero()
+        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+            p = Pos(x, y)
+            self.doors[p] = Door(opened=self.grid.door_at(p) is DoorState.OPEN)
         party = list(party)
         if len(party) > len(adventure.starts):
             raise ValueError(
@@ -211,7 +223,9 @@ class State:
                 spells=list(profile.spells),
             )
             self.heroes[hero.id] = hero
-            for card in profile.items:
+            # C-SETUP-04: a campaign hero brings what it kept; otherwise its card's items.
+            cards = gear[profile_id] if gear is not None and profile_id in gear else profile.items
+            for card in cards:
                 hero.items.append(self.new_item(card, identified=True))
 
     # -- the game interface ------------------------------------------------------------
@@ -320,7 +334,12 @@ class State:
     def finish(self, outcome: str) -> None:
         """End the adventure."""
         if self.outcome is None:
+            from undercroft.crawl.explore import identify_at_end
+            from undercroft.crawl.goals import judge_goals
+
             self.outcome = outcome
+            identify_at_end(self)  # C-IDENT-02
+            judge_goals(self)  # C-END-01: slay and carry goals
             self.emit("adventure.ended", ["C-END-01"], **self.summary())
 
     # -- events -------------------------------------------------------------------------

@@ -16,19 +16,23 @@ DISARM = D6Table("C-TRAP-03", (Band(1, 1, "sprung"), Band(2, 3, "failed"), Band(
 
 
 def entered(state: State, hero: Hero, at: Pos) -> None:
-    """C-TRAP-06: entering an armed trapped square springs it (detected or not)."""
+    """C-TRAP-06: entering an armed trapped square springs it; a hero may walk onto a
+    trap it has detected, and springs it too (ruling R-C-TRAP-02)."""
     trap = state.traps.get(at)
     if trap is not None and trap.armed:
-        spring(state, at, hero.id)
+        spring(
+            state, at, hero.id, ("C-TRAP-06", "R-C-TRAP-02") if trap.detected else ("C-TRAP-06",)
+        )
 
 
-def spring(state: State, at: Pos, victim: str) -> None:
+def spring(state: State, at: Pos, victim: str, rules: tuple[str, ...] = ("C-TRAP-06",)) -> None:
+    """The trap at ``at`` goes off on ``victim``; once sprung it is spent (R-C-TRAP-02)."""
     trap = state.traps[at]
     kind = state.ruleset.traps[trap.kind]
     trap.sprung = True
     state.emit(
         "trap.sprung",
-        ["C-TRAP-06"],
+        list(rules),
         trap=trap.kind,
         at=[at.x, at.y],
         victim=victim,
@@ -51,7 +55,8 @@ def spring(state: State, at: Pos, victim: str) -> None:
 
 
 def disarm_actions(state: State, hero: Hero) -> list[Action]:
-    """C-TRAP-03: next to a detected, armed trap, not during combat, not failed this turn."""
+    """C-TRAP-03: next to a detected, armed trap, not during combat; a hero that failed
+    may not try that trap again this turn, others may (ruling R-C-TRAP-03)."""
     if state.in_combat():
         return []
     assert hero.pos is not None
@@ -81,7 +86,7 @@ def disarm_roll(state: State, args: dict[str, object], natural: tuple[int, ...])
     elif outcome == "failed":
         hero.failed_disarms.append(at)
     else:
-        spring(state, at, hero.id)
+        spring(state, at, hero.id, ("C-TRAP-03",))  # 1: the hero springs it and suffers it
 
 
 def detection_modifiers(state: State, hero: Hero) -> dict[str, int]:
@@ -112,6 +117,8 @@ def detect_traps_roll(state: State, args: dict[str, object], natural: tuple[int,
     rules = ["C-TRAP-01"] + (
         ["C-TRAP-04"] if "Perceptive" in modifiers or "light" in modifiers else []
     )
+    if "light" in modifiers:
+        rules.append("C-LIGHT-02")
     state.emit_event(roll_event(rules, hero.id, natural, radius, modifiers=modifiers, hidden=True))
     found = detect_within(state, hero, radius)
     state.emit(
@@ -124,11 +131,14 @@ def detect_traps_roll(state: State, args: dict[str, object], natural: tuple[int,
 
 
 def detect_within(state: State, hero: Hero, radius: int) -> list[Pos]:
-    from undercroft.core.paths import DoorPassage, Pathfinder
+    """Detect every armed, undetected trap within ``radius`` squares (C-DIST-01,
+    R-CORE-DIST-01) that the hero can see (C-LOS-01): both must hold."""
+    from undercroft.crawl.movement import distances_from
 
     assert hero.pos is not None
-    finder = Pathfinder(state.grid, DoorPassage.OPEN_ONLY)
-    distances = finder.distances_from(hero.pos)
+    if not any(t.armed and not t.detected for t in state.traps.values()):
+        return []
+    distances = distances_from(state, hero.pos)
     fov = state.sight.fov(hero.pos)
     found = []
     for at, trap in sorted(state.traps.items()):

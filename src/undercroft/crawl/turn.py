@@ -21,8 +21,10 @@ def turn_start(state: State, _: Task) -> None:
     """C-TURN-01, C-TURN-02: Turn Start, then the rest of the turn in order."""
     state.step = "turn_start"
     state.emit("turn.started", ["C-TURN-01"], light=state.light)
+    # R-C-PATROL-01: the Patrol rolls open Turn Start (or close the turn before).
+    patrols = [Task("patrols")] if state.options.patrol_roll_step == "turn_start" else []
     state.push(
-        Task("patrols"),
+        *patrols,
         Task("recovery"),
         Task("movement_start"),
         Task("combat"),
@@ -142,7 +144,8 @@ def light(state: State, _: Task) -> None:
         hero.acted = False
         hero.failed_doors.clear()
         hero.failed_disarms.clear()
-        hero.surprised = False  # R-C-SURP-01: surprise lasts one combat turn
+        if state.turn >= hero.surprise_ends or not state.in_combat():
+            hero.surprised = False  # R-C-SURP-01: surprise lasts one combat turn
         hero.exploring = None
         hero.identified = hero.memorized = False
         hero.gave = hero.received = False
@@ -151,10 +154,19 @@ def light(state: State, _: Task) -> None:
             if hero.ongoing[spell] <= 0:
                 del hero.ongoing[spell]
     for monster in state.monsters.values():
-        monster.surprised = False
+        if state.turn >= monster.surprise_ends:
+            monster.surprised = False
         monster.moved = False
     if state.turn >= state.options.max_turns:
         state.finish("turn_cap")
         return
+    if state.options.patrol_roll_step == "turn_end":
+        state.push(Task("patrols"), Task("next_turn"))  # R-C-PATROL-01, other reading
+    else:
+        state.push(Task("next_turn"))
+
+
+@task("next_turn")
+def next_turn(state: State, _: Task) -> None:
     state.turn += 1
     state.push(Task("turn_start"))

@@ -1,0 +1,187 @@
+"""Campaigns: what is kept between adventures, deaths, revivals, losing, restarts."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from undercroft.crawl import new_game
+from undercroft.crawl.campaign import (
+    DEAD,
+    FALLEN,
+    PARTY,
+    CampaignError,
+    _record,
+    new,
+    play,
+    status,
+)
+from undercroft.crawl.content import default_pack
+
+PARTY4 = ["brenna", "garrick", "corvin", "ysolde"]
+
+
+def ended(
+    adventure: str,
+    party: list[str],
+    *,
+    left: dict[str, list[str]],
+    dead: list[str],
+    rescued: list[str] = (),
+    outcome: str = "escaped",
+):  # type: ignore[no-untyped-def,assignment]
+    """A finished adventure: heroes in ``left`` got out carrying those cards."""
+    state = new_game(default_pack().ruleset(adventure), party)
+    for hero in state.heroes.values():
+        if hero.profile in left:
+            hero.left = True
+            hero.items = [state.new_item(card, identified=True) for card in left[hero.profile]]
+        elif hero.profile in dead:
+            hero.dead = True
+    state.rescued = [f"hero:{h}" for h in rescued]
+    state.outcome = outcome
+    return state
+
+
+def record(db: Path, name: str, adventure: str, state) -> None:  # type: ignore[no-untyped-def]
+    current = status(db, name)
+    party = [h.hero for h in current.heroes if h.status == PARTY]
+    _record(db, name, default_pack(), current, adventure, len(current.played), 1, party, state)
+
+
+def roles(db: Path, name: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    return {h.hero: (h.status, h.items) for h in status(db, name).heroes}
+
+
+@pytest.mark.rule("C-SETUP-03")
+def test_a_campaign_needs_three_to_five_different_heroes(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    with pytest.raises(CampaignError, match="3 to 5 players"):
+        new(db, "x", ["brenna", "garrick"])
+    with pytest.raises(CampaignError, match="different hero"):
+        new(db, "x", ["brenna", "brenna", "garrick"])
+    created = new(db, "x", PARTY4)
+    assert [h.hero for h in created.heroes if h.status == PARTY] == PARTY4
+    assert created.next_adventure == default_pack().campaign_order()[0]
+    with pytest.raises(CampaignError, match="already exists"):
+        new(db, "x", PARTY4)
+
+
+@pytest.mark.rule("C-SETUP-04", "C-CAMP-01")
+def test_items_carried_out_are_kept_and_a_dead_heros_player_picks_a_new_hero(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "c.sqlite"
+    new(db, "x", PARTY4)
+    first = default_pack().campaign_order()[0]
+    state = ended(
+        first, PARTY4,
+        left={"brenna": ["gold-purse", "rune-blade"], "garrick": [], "corvin": []},
+        dead=["ysolde"],
+    )  # fmt: skip
+    record(db, "x", first, state)
+    after = roles(db, "x")
+    assert after["brenna"] == (PARTY, ("gold-purse", "rune-blade"))
+    assert after["ysolde"][0] == DEAD
+    # The first unused hero in card order replaces Ysolde.
+    newcomer = next(h for h in default_pack().heroes if h not in PARTY4)
+    assert after[newcomer] == (PARTY, tuple(default_pack().heroes[newcomer].items))
+    assert status(db, "x").status == "active"
+
+
+@pytest.mark.rule("C-DEATH-03")
+def test_a_rescued_corpse_is_revived_with_the_elixir(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    new(db, "x", PARTY4)
+    first = default_pack().campaign_order()[0]
+    state = ended(
+        first, PARTY4,
+        left={"brenna": ["elixir-of-life"], "garrick": [], "corvin": []},
+        dead=["ysolde"], rescued=["ysolde"],
+    )  # fmt: skip
+    record(db, "x", first, state)
+    after = roles(db, "x")
+    assert after["ysolde"][0] == PARTY  # revived
+    assert "elixir-of-life" not in after["brenna"][1]  # used up
+    # Without a reviving item the rescued hero waits, fallen.
+    db2 = tmp_path / "d.sqlite"
+    new(db2, "x", PARTY4)
+    state = ended(
+        first, PARTY4, left={"brenna": [], "garrick": [], "corvin": []},
+        dead=["ysolde"], rescued=["ysolde"],
+    )  # fmt: skip
+    record(db2, "x", first, state)
+    assert roles(db2, "x")["ysolde"][0] == FALLEN
+
+
+@pytest.mark.rule("C-CAMP-01")
+def test_too_few_heroes_loses_the_campaign_except_on_the_final_adventure(
+    tmp_path: Path,
+) -> None:
+    pack = default_pack()
+    order = pack.campaign_order()
+    five = list(pack.heroes)[:5]
+    db = tmp_path / "c.sqlite"
+    new(db, "x", five)
+    # Everyone but one hero dies in the first adventure: 10 heroes, 5 players; 4 dead
+    # leaves 6 living, enough. Make the reserve run out by killing the whole party twice.
+    record(db, "x", order[0], ended(order[0], five, left={five[0]: []}, dead=five[1:]))
+    assert status(db, "x").status == "active"
+    party = [h.hero for h in status(db, "x").heroes if h.status == PARTY]
+    record(db, "x", order[1], ended(order[1], party, left={party[0]: []}, dead=party[1:]))
+    assert status(db, "x").status == "lost"
+    # On the final adventure, dying to complete it still wins.
+    db2 = tmp_path / "d.sqlite"
+    new(db2, "y", five)
+    with_final = [a for a in order if pack.adventures[a].final]
+    assert with_final, "the default pack marks its last adventure final"
+    record(db2, "y", with_final[0], ended(with_final[0], five, left={five[0]: []}, dead=five[1:]))
+    assert status(db2, "y").status == "won"
+
+
+def test_a_crash_mid_adventure_loses_nothing_and_a_restart_replays_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, reference = tmp_path / "c.sqlite", tmp_path / "ref.sqlite"
+    new(db, "x", PARTY4, seed=5)
+    new(reference, "x", PARTY4, seed=5)
+    before = status(db, "x")
+    import undercroft.crawl.runner as runner
+
+    real = runner.play
+
+    def crash(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt  # the process is stopped mid-adventure
+
+    monkeypatch.setattr(runner, "play", crash)
+    with pytest.raises(KeyboardInterrupt):
+        play(db, "x")
+    assert status(db, "x") == before
+    monkeypatch.setattr(runner, "play", real)
+    play(db, "x")
+    play(reference, "x")
+    assert status(db, "x").played == status(reference, "x").played
+
+
+def test_a_campaign_survives_a_process_restart(tmp_path: Path) -> None:
+    """Adventure 1 is played by one process, adventure 2 by another; the result equals
+    a campaign played in one go."""
+    db, reference = tmp_path / "c.sqlite", tmp_path / "ref.sqlite"
+    new(reference, "x", PARTY4, seed=9)
+    play(reference, "x")
+    play(reference, "x")
+    env = {**os.environ, "UNDERCROFT_DATA": str(tmp_path / "data")}
+    cli = [sys.executable, "-m", "undercroft.cli", "campaign"]
+    for args in (
+        ["new", "x", "--party", ",".join(PARTY4), "--seed", "9"],
+        ["play", "x", "--quiet"],
+    ):
+        subprocess.run([*cli, *args, "--db", str(db)], check=True, env=env, capture_output=True)
+    play(db, "x")  # this process carries on where the other one stopped
+    assert json.dumps(status(db, "x").played) == json.dumps(status(reference, "x").played)
+    assert status(db, "x").heroes == status(reference, "x").heroes

@@ -1,0 +1,187 @@
+"""Explore (C-EXPL-01, C-TURN-05): who explores, room texts for explorers or for
+everyone, choices, trait tests, items found, and the order of the step."""
+
+from __future__ import annotations
+
+import pytest
+from combat_kit import advance, events, waiting_for, with_content
+from crawl_kit import board, roll, ruleset, start
+
+from undercroft.core.grid import AreaInfo
+from undercroft.crawl import State
+from undercroft.crawl import effects as fx
+from undercroft.crawl.actions import ChooseOption, Explore, Identify, Memorize, TakeItem
+from undercroft.crawl.ruleset import RoomText
+
+HALL = board(
+    """
+    #######
+    #abc..#
+    #.....#
+    #######
+    """,
+    """
+    #######
+    #HHHHH#
+    #HHHHH#
+    #######
+    """,
+    {"H": AreaInfo("Hall")},
+)
+
+
+def explore(state: State, *explorers: str) -> None:
+    """Play on to the Explore step and answer for every hero: the named ones explore."""
+    advance(state, "explore_choice")
+    while waiting_for(state) == "explore_choice":
+        first = state.legal_actions()[0]
+        assert isinstance(first, Explore)
+        state.apply(Explore(first.hero, first.hero in explorers))
+
+
+def text(*effects: fx.Effect, explorers_only: bool = True) -> RoomText:
+    return RoomText("Hall", "A dusty hall.", tuple(effects), explorers_only=explorers_only)
+
+
+PARTY = ["ana", "bram", "cora"]
+STARTS = ("a", "b", "c")
+
+
+@pytest.mark.rule("C-EXPL-01", "C-TURN-05")
+def test_each_hero_chooses_whether_to_explore() -> None:
+    state, log = start(ruleset(HALL, starts=STARTS), PARTY)
+    advance(state, "explore_choice")
+    assert set(state.legal_actions()) == {
+        Explore(f"hero:{h}", choice) for h in PARTY for choice in (True, False)
+    }
+    state.apply(Explore("hero:bram", True))
+    assert set(state.legal_actions()) == {
+        Explore(f"hero:{h}", choice) for h in ("ana", "cora") for choice in (True, False)
+    }
+    state.apply(Explore("hero:ana", False))
+    state.apply(Explore("hero:cora", False))
+    assert [(e["hero"], e["explore"]) for e in events(log, "explore.choice")] == [
+        ("hero:bram", True),
+        ("hero:ana", False),
+        ("hero:cora", False),
+    ]
+
+
+@pytest.mark.rule("C-EXPL-01")
+def test_a_text_for_explorers_waits_until_someone_explores() -> None:
+    rules = ruleset(HALL, starts=STARTS, room_texts=[text(fx.Damage(amount=1, who="explorers"))])
+    state, log = start(rules, PARTY)
+    explore(state)  # nobody explores in turn 1
+    advance(state, "movement", 3, 3, 3)
+    assert events(log, "text.read") == []
+    explore(state, "hero:ana")
+    assert [e["area"] for e in events(log, "text.read")] == ["Hall"]
+    assert [h.health for h in state.heroes.values()] == [5, 6, 6]
+
+
+@pytest.mark.rule("C-EXPL-01")
+def test_a_text_for_everyone_there_is_read_without_explorers() -> None:
+    rules = ruleset(
+        HALL,
+        starts=STARTS,
+        room_texts=[
+            text(fx.Damage(amount=1, who="here"), explorers_only=False),
+            text(fx.Damage(amount=2, who="explorers"), explorers_only=False),
+        ],
+    )
+    state, log = start(rules, PARTY)
+    explore(state, "hero:cora")
+    assert len(events(log, "text.read")) == 2
+    assert [h.health for h in state.heroes.values()] == [5, 5, 3]
+
+
+@pytest.mark.rule("C-EXPL-01")
+def test_an_item_found_goes_to_the_only_explorer() -> None:
+    rules = ruleset(HALL, starts=STARTS, room_texts=[text(fx.GiveItem(item="gem"))])
+    state, log = start(rules, PARTY)
+    explore(state, "hero:bram")
+    [found] = events(log, "item.found")
+    assert (found["hero"], found["card"], found["identified"]) == ("hero:bram", "gem", True)
+    assert [state.items[u].card for u in state.heroes["hero:bram"].items] == ["gem"]
+
+
+@pytest.mark.rule("C-EXPL-01")
+def test_an_item_found_goes_to_an_explorer_of_the_partys_choosing() -> None:
+    rules = ruleset(HALL, starts=STARTS, room_texts=[text(fx.GiveItem(item="tonic"))])
+    state, log = start(rules, PARTY)
+    explore(state, "hero:ana", "hero:cora")
+    assert waiting_for(state) == "take_item"
+    assert state.legal_actions() == [TakeItem("hero:ana"), TakeItem("hero:cora")]  # not bram
+    state.apply(TakeItem("hero:cora"))
+    [found] = events(log, "item.found")
+    assert (found["hero"], found["card"], found["identified"]) == ("hero:cora", "tonic", False)
+    assert state.heroes["hero:ana"].items == []
+    assert len(state.heroes["hero:cora"].items) == 1
+
+
+@pytest.mark.rule("C-EXPL-01")
+def test_a_text_may_offer_the_explorers_a_choice() -> None:
+    spring = text(
+        fx.Choice(
+            options=(
+                fx.Option(label="Drink", effects=(fx.Damage(amount=2, who="explorers"),)),
+                fx.Option(label="Walk on", effects=()),
+            )
+        )
+    )
+    rules = ruleset(HALL, starts=STARTS, room_texts=[spring])
+    state, log = start(rules, PARTY)
+    explore(state, "hero:ana", "hero:bram")
+    assert waiting_for(state) == "choice"
+    assert state.legal_actions() == [ChooseOption(0), ChooseOption(1)]
+    state.apply(ChooseOption(0))
+    assert [e["label"] for e in events(log, "choice.made")] == ["Drink"]
+    assert [h.health for h in state.heroes.values()] == [4, 4, 6]
+
+
+@pytest.mark.rule("C-EXPL-01", "C-SETUP-05")
+def test_a_text_tests_a_trait_of_each_explorer() -> None:
+    ledge = text(
+        fx.TraitTest(
+            trait="Agile",
+            target=4,
+            who="explorers",
+            on_fail=(fx.Damage(amount=1, who="self"),),
+        )
+    )
+    rules = ruleset(HALL, starts=STARTS, room_texts=[ledge])
+    state, log = start(rules, PARTY)
+    explore(state, "hero:ana", "hero:cora")
+    assert waiting_for(state) == "trait_test"
+    roll(state, 3)  # ana: 3, fails
+    roll(state, 3)  # cora: 3 + 1 Agile, passes
+    tests = [e for e in events(log, "roll") if e.get("trait") == "Agile"]
+    assert [(e["actor"], e["modifiers"], e["total"], e["outcome"]) for e in tests] == [
+        ("hero:ana", {}, 3, "fail"),
+        ("hero:cora", {"Agile": 1}, 4, "pass"),
+    ]
+    assert [h.health for h in state.heroes.values()] == [5, 6, 6]
+
+
+@pytest.mark.rule("C-EXPL-01", "C-SPELL-02", "C-IDENT-01", "C-TRAP-01")
+def test_texts_then_identifying_and_memorizing_then_trap_detection() -> None:
+    rules = with_content(
+        ruleset(HALL, starts=("a",), room_texts=[text(fx.GiveItem(item="mend-scroll"))])
+    )
+    state, log = start(rules, ["dell"])
+    explore(state, "hero:dell")
+    [uid] = state.heroes["hero:dell"].items
+    assert waiting_for(state) == "explore_actions"
+    assert Memorize("hero:dell", uid) not in state.legal_actions()  # still face down
+    state.apply(Identify("hero:dell", uid))
+    roll(state, 5)
+    state.apply(Memorize("hero:dell", uid))
+    assert waiting_for(state) == "detect_traps"
+    roll(state, 2)
+    kinds = [
+        e.event.type
+        for e in log.entries
+        if e.event.type in ("text.read", "item.found", "spell.memorized", "traps.detected")
+    ]
+    assert kinds == ["text.read", "item.found", "spell.memorized", "traps.detected"]
+    assert state.heroes["hero:dell"].spells == ["bolt", "mend"]

@@ -17,14 +17,17 @@ kind                   holds
 
 ``load_pack(folder)`` reads and cross-checks them all; every mistake is reported with
 file, line and key (:class:`undercroft.core.content.ContentError`). ``docs/content.md``
-is the designer's guide.
+is the designer's guide. The default pack ships in the ``content/`` folder beside this
+module (:data:`DEFAULT_PACK`); :func:`default_pack` loads it once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -41,6 +44,7 @@ from undercroft.core.content import (
     validate,
 )
 from undercroft.core.grid import DoorState, Grid, Pos, Terrain
+from undercroft.crawl import effects as fx
 from undercroft.crawl.effects import AnyEffect
 from undercroft.crawl.ruleset import (
     Adventure,
@@ -64,6 +68,10 @@ from undercroft.crawl.ruleset import (
 
 TraitName = Literal["Strong", "Agile", "Perceptive", "Learned", "Iron-Willed"]
 XY = tuple[int, int]
+
+DEFAULT_PACK = Path(__file__).resolve().parent / "content"
+"""The default pack shipped with undercroft: board, heroes, monsters, spells, the five
+decks, traps and the campaign's adventures (docs/content.md describes every file)."""
 
 
 class HeroSchema(Schema):
@@ -201,7 +209,8 @@ class AdventureFile(Schema):
     blockages: tuple[XY, ...] = ()
     furniture: tuple[XY, ...] = ()
     starts: tuple[XY, ...] = Field(min_length=1)
-    exits: tuple[XY, ...] = Field(min_length=1)
+    exits: tuple[XY, ...] = ()
+    """May be empty only if a room text opens a new exit (``open_exit``, C-END-01)."""
     monsters: tuple[PlacedMonster, ...] = ()
     traps: tuple[PlacedTrap, ...] = ()
     patrol: tuple[str, ...] = ()
@@ -267,12 +276,23 @@ class _Problems:
         path: tuple[str | int, ...],
         message: str,
         allowed: tuple[str, ...] = (),
+        *,
+        line: int | None = None,
     ) -> None:
         from undercroft.core.content import format_key
 
-        self.items.append(
-            ContentProblem(file, line_of(key_lines(text), path), format_key(path), message, allowed)
-        )
+        where = line if line is not None else line_of(key_lines(text), path)
+        self.items.append(ContentProblem(file, where, format_key(path), message, allowed))
+
+
+@dataclass(frozen=True)
+class _EffectSite:
+    """Effects written somewhere in a card file, for the cross-file checks."""
+
+    file: str
+    text: str
+    path: tuple[str | int, ...]
+    effects: tuple[AnyEffect, ...]
 
 
 def load_pack(folder: str | Path) -> Pack:
@@ -283,56 +303,80 @@ def load_pack(folder: str | Path) -> Pack:
     pack = Pack(root)
     problems = _Problems()
     adventures: list[tuple[Path, str, AdventureFile]] = []
+    sites: list[_EffectSite] = []
     errors: list[ContentProblem] = []
     for path in sorted(root.rglob("*.toml")):
         text = read_text(path)
+        file = str(path)
         try:
-            data = parse_toml(text, str(path))
+            data = parse_toml(text, file)
             kind = data.get("kind")
             if kind == "crawl-heroes":
-                for h in validate(data, HeroesFile, text, str(path)).hero:
+                for h in validate(data, HeroesFile, text, file).hero:
                     pack.heroes[h.id] = HeroProfile(
                         h.id, h.name, h.movement, h.fighting, h.damage, h.health, h.stamina,
                         h.magic, frozenset(Trait(t) for t in h.traits), h.spells, h.items,
                         h.abilities,
                     )  # fmt: skip
             elif kind == "crawl-monsters":
-                for m in validate(data, MonstersFile, text, str(path)).monster:
+                for i, m in enumerate(validate(data, MonstersFile, text, file).monster):
                     abilities = tuple(
                         MonsterAbility(a.name, a.range, _effects(a.effects)) for a in m.ability
                     )
+                    for k, a in enumerate(m.ability):
+                        sites.append(
+                            _EffectSite(
+                                file, text, ("monster", i, "ability", k, "effects"), a.effects
+                            )
+                        )
                     pack.monsters[m.id] = MonsterProfile(
                         m.id, m.name, m.movement, m.fighting, m.damage, m.health, m.stamina,
                         m.magic, Encounter(m.encounter), abilities,
                     )  # fmt: skip
             elif kind == "crawl-spells":
-                for s in validate(data, SpellsFile, text, str(path)).spell:
+                for i, s in enumerate(validate(data, SpellsFile, text, file).spell):
+                    sites.append(_EffectSite(file, text, ("spell", i, "effects"), s.effects))
+                    if s.overcast is not None:
+                        sites.append(_EffectSite(file, text, ("spell", i, "overcast"), s.overcast))
                     pack.spells[s.id] = SpellCard(
                         s.id, s.name, s.level, CastingTime(s.casting), Targeting(s.target), s.range,
                         _effects(s.effects), None if s.overcast is None else _effects(s.overcast),
                         s.ongoing_turns, s.description,
                     )  # fmt: skip
             elif kind == "crawl-items":
-                for i in validate(data, ItemsFile, text, str(path)).item:
-                    pack.items[i.id] = ItemCard(
-                        i.id, i.name, ItemKind(i.deck), _effects(i.effects), i.spell, i.value,
-                        i.fighting_bonus, i.uses, i.revives,
+                for i, it in enumerate(validate(data, ItemsFile, text, file).item):
+                    sites.append(_EffectSite(file, text, ("item", i, "effects"), it.effects))
+                    pack.items[it.id] = ItemCard(
+                        it.id, it.name, ItemKind(it.deck), _effects(it.effects), it.spell,
+                        it.value, it.fighting_bonus, it.uses, it.revives,
                     )  # fmt: skip
             elif kind == "crawl-traps":
-                for t in validate(data, TrapsFile, text, str(path)).trap:
+                for i, t in enumerate(validate(data, TrapsFile, text, file).trap):
+                    sites.append(_EffectSite(file, text, ("trap", i, "effects"), t.effects))
                     pack.traps[t.id] = TrapKind(t.id, t.name, _effects(t.effects), t.ends_movement)
             elif kind == "map":
-                board = validate(data, MapSchema, text, str(path))
-                pack.boards[board.name] = board.grid()
-                pack.boards[path.stem] = pack.boards[board.name]
+                board = validate(data, MapSchema, text, file)
+                grid = board.grid()
+                _check_board(grid, board, file, text, problems)
+                pack.boards[board.name] = grid
+                pack.boards[path.stem] = grid
             elif kind == "crawl-adventure":
-                adventures.append((path, text, validate(data, AdventureFile, text, str(path))))
+                adventures.append((path, text, validate(data, AdventureFile, text, file)))
         except ContentError as exc:
             errors.extend(exc.problems)
     if errors:
         raise ContentError(errors)
     _check_cards(pack, root, problems)
+    for site in sites:
+        _check_refs(pack, site.file, site.text, site.path, site.effects, problems)
+    seen_adventures: dict[str, str] = {}
     for path, text, adv in adventures:
+        if adv.id in seen_adventures:
+            problems.add(
+                str(path), text, ("id",), f"adventure id {adv.id!r} is already used by "
+                f"{seen_adventures[adv.id]}"
+            )  # fmt: skip
+        seen_adventures[adv.id] = str(path)
         built = _build_adventure(pack, path, text, adv, problems)
         if built is not None:
             pack.adventures[adv.id] = built
@@ -342,32 +386,46 @@ def load_pack(folder: str | Path) -> Pack:
     return pack
 
 
+@cache
+def default_pack() -> Pack:
+    """The default pack (:data:`DEFAULT_PACK`), loaded and cross-checked once."""
+    return load_pack(DEFAULT_PACK)
+
+
+# -- cards ----------------------------------------------------------------------------------
+
+_CARD_KINDS = {
+    "crawl-heroes": "hero",
+    "crawl-monsters": "monster",
+    "crawl-spells": "spell",
+    "crawl-items": "item",
+    "crawl-traps": "trap",
+}
+
+
 def _check_cards(pack: Pack, root: Path, problems: _Problems) -> None:
-    """Cards that name other cards must name existing ones."""
+    """Ids are unique; cards that name other cards name existing ones; a hero's starting
+    spells fit its Magic (C-SPELL-02, R-C-SPELL-01)."""
+    first_seen: dict[tuple[str, str], str] = {}
     for path in sorted(root.rglob("*.toml")):
         text = path.read_text(encoding="utf-8")
         data = parse_toml(text, str(path))
-        if data.get("kind") == "crawl-heroes":
+        table = _CARD_KINDS.get(str(data.get("kind")))
+        if table is None:
+            continue
+        for i, card in enumerate(data.get(table, [])):
+            key = (table, str(card.get("id")))
+            if key in first_seen:
+                problems.add(
+                    str(path), text, (table, i, "id"),
+                    f"{table} id {key[1]!r} is already used in {first_seen[key]}",
+                )  # fmt: skip
+            else:
+                first_seen[key] = f"{path.name}:{line_of(key_lines(text), (table, i, 'id'))}"
+        if table == "hero":
             for i, h in enumerate(data.get("hero", [])):
-                for j, s in enumerate(h.get("spells", [])):
-                    if s not in pack.spells:
-                        problems.add(
-                            str(path),
-                            text,
-                            ("hero", i, "spells", j),
-                            f"unknown spell {s!r}",
-                            tuple(sorted(pack.spells)),
-                        )
-                for j, it in enumerate(h.get("items", [])):
-                    if it not in pack.items:
-                        problems.add(
-                            str(path),
-                            text,
-                            ("hero", i, "items", j),
-                            f"unknown item {it!r}",
-                            tuple(sorted(pack.items)),
-                        )
-        elif data.get("kind") == "crawl-items":
+                _check_hero(pack, str(path), text, i, h, problems)
+        elif table == "item":
             for i, it in enumerate(data.get("item", [])):
                 spell = it.get("spell")
                 if spell is not None and spell not in pack.spells:
@@ -380,6 +438,177 @@ def _check_cards(pack: Pack, root: Path, problems: _Problems) -> None:
                     )
                 if it.get("deck") == "scroll" and spell is None:
                     problems.add(str(path), text, ("item", i), "a scroll must name its spell")
+                elif it.get("deck") != "scroll" and spell is not None:
+                    problems.add(
+                        str(path), text, ("item", i, "spell"), "only a scroll names a spell"
+                    )
+
+
+def _check_hero(
+    pack: Pack, file: str, text: str, i: int, h: dict[str, Any], problems: _Problems
+) -> None:
+    levels = 0
+    for j, s in enumerate(h.get("spells", [])):
+        if s not in pack.spells:
+            problems.add(
+                file, text, ("hero", i, "spells", j), f"unknown spell {s!r}",
+                tuple(sorted(pack.spells)),
+            )  # fmt: skip
+        else:
+            levels += pack.spells[s].level
+    if levels > h.get("magic", 0):
+        problems.add(
+            file, text, ("hero", i, "spells"),
+            f"the starting spells' levels add up to {levels}, more than the hero's Magic "
+            f"{h.get('magic', 0)} (C-SPELL-02: memorized levels may not pass base Magic)",
+        )  # fmt: skip
+    for j, it in enumerate(h.get("items", [])):
+        if it not in pack.items:
+            problems.add(
+                file, text, ("hero", i, "items", j), f"unknown item {it!r}",
+                tuple(sorted(pack.items)),
+            )  # fmt: skip
+
+
+def _walk(
+    effects: tuple[AnyEffect, ...], path: tuple[str | int, ...]
+) -> Iterator[tuple[tuple[str | int, ...], AnyEffect]]:
+    """Every effect with its key path, nested branches and choice options included."""
+    for j, e in enumerate(effects):
+        here = (*path, j)
+        yield here, e
+        for name in ("on_pass", "on_fail", "on_success", "on_win", "on_lose", "on_tie"):
+            branch = getattr(e, name, None)
+            if branch:
+                yield from _walk(branch, (*here, name))
+        if isinstance(e, fx.Choice):
+            for k, option in enumerate(e.options):
+                yield from _walk(option.effects, (*here, "options", k, "effects"))
+
+
+def _check_refs(
+    pack: Pack,
+    file: str,
+    text: str,
+    path: tuple[str | int, ...],
+    effects: tuple[AnyEffect, ...],
+    problems: _Problems,
+) -> None:
+    """Effects may only give existing items and spawn existing monsters."""
+    for here, e in _walk(effects, path):
+        if isinstance(e, fx.GiveItem) and e.item not in pack.items:
+            problems.add(
+                file, text, (*here, "item"), f"unknown item {e.item!r}", tuple(sorted(pack.items))
+            )
+        elif isinstance(e, fx.Spawn):
+            for m in e.monsters:
+                if m not in pack.monsters:
+                    problems.add(
+                        file, text, (*here, "monsters"), f"unknown monster {m!r}",
+                        tuple(sorted(pack.monsters)),
+                    )  # fmt: skip
+            if len(e.at) != len(e.monsters):
+                problems.add(
+                    file, text, (*here, "at"),
+                    f"{len(e.monsters)} monster(s) but {len(e.at)} square(s): give one square "
+                    "for each monster",
+                )  # fmt: skip
+
+
+# -- boards -----------------------------------------------------------------------------------
+
+
+def _drawing_line(text: str, key: str, rows: list[str], row: int) -> int:
+    """The line of ``text`` on which row ``row`` of the drawing under ``key`` is written."""
+    lines = text.splitlines()
+    start = line_of(key_lines(text), (key,)) - 1
+    for i in range(start, len(lines)):
+        window = lines[i : i + len(rows)]
+        if len(window) == len(rows) and window[0].endswith(rows[0]) and window[1:] == rows[1:]:
+            return i + 1 + row
+    return start + 1
+
+
+def _check_board(grid: Grid, board: MapSchema, file: str, text: str, problems: _Problems) -> None:
+    """A crawl board (C-SETUP-01): every room and corridor is named in the legend; every
+    room is a filled rectangle of floor; a room meets another room or a corridor only
+    across a wall (where an adventure may put a door), so rooms never overlap or run
+    into one another; every floor square lies in a room or a corridor."""
+    if board.areas is None:
+        problems.add(
+            file, text, ("tiles",),
+            "a crawl board needs an 'areas' drawing naming its rooms and corridors",
+        )  # fmt: skip
+        return
+    rows = [r for r in board.areas.split("\n")]
+    while rows and not rows[0].strip():
+        rows.pop(0)
+    while rows and not rows[-1].strip():
+        rows.pop()
+    rows = [r.rstrip("\r") for r in rows]
+
+    def at(y: int, x: int, message: str) -> None:
+        problems.add(
+            file, text, ("areas",), f"row {y}, column {x}: {message}",
+            line=_drawing_line(text, "areas", rows, y),
+        )  # fmt: skip
+
+    drawn: dict[str, tuple[int, int]] = {}
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch not in ".# " and ch not in drawn:
+                drawn[ch] = (y, x)
+    for key, (y, x) in drawn.items():
+        if key not in board.legend:
+            at(y, x, f"area key {key!r} has no entry in [legend] naming its room or corridor")
+    for key in board.legend:
+        if key not in drawn:
+            problems.add(file, text, ("legend", key), f"legend key {key!r} is not drawn in areas")
+    for index, info in enumerate(grid.areas):
+        ys, xs = (grid.area == index).nonzero()
+        on_walls = [(int(y), int(x)) for y, x in zip(ys, xs, strict=True)
+                    if grid.terrain[y, x] != Terrain.FLOOR]  # fmt: skip
+        if on_walls:
+            y, x = on_walls[0]
+            at(y, x, f"{info.kind} {info.name!r} is drawn over a square that is not floor")
+        if info.kind != "room":
+            continue
+        top, bottom, left, right = int(ys.min()), int(ys.max()), int(xs.min()), int(xs.max())
+        box = grid.area[top : bottom + 1, left : right + 1]
+        if (box != index).any():
+            gy, gx = (int(v) for v in next(zip(*(box != index).nonzero(), strict=True)))
+            other = grid.area[top + gy, left + gx]
+            what = "no area" if other < 0 else f"{grid.areas[other].name!r}"
+            at(
+                top + gy, left + gx,
+                f"room {info.name!r} is not a filled rectangle: it spans columns {left}-{right} "
+                f"and rows {top}-{bottom}, but this square is {what} (overlapping rooms?)",
+            )  # fmt: skip
+    reported: set[tuple[int, int]] = set()
+    for y in range(grid.height):
+        for x in range(grid.width):
+            a = int(grid.area[y, x])
+            if a < 0:
+                if grid.terrain[y, x] == Terrain.FLOOR:
+                    at(y, x, "a floor square that is in no room or corridor")
+                continue
+            for nx, ny in ((x + 1, y), (x, y + 1)):
+                if nx >= grid.width or ny >= grid.height:
+                    continue
+                b = int(grid.area[ny, nx])
+                if b < 0 or b == a or (min(a, b), max(a, b)) in reported:
+                    continue
+                if "room" in (grid.areas[a].kind, grid.areas[b].kind):
+                    reported.add((min(a, b), max(a, b)))
+                    at(
+                        y, x,
+                        f"{grid.areas[a].name!r} touches {grid.areas[b].name!r} without a wall "
+                        "between them (rooms must not overlap: a room meets other areas only "
+                        "across a wall, where adventures place doors)",
+                    )  # fmt: skip
+
+
+# -- adventures -------------------------------------------------------------------------------
 
 
 def _build_adventure(
@@ -402,10 +631,19 @@ def _build_adventure(
             return None
         return p
 
+    pieces: dict[Pos, str] = {}
+
+    def once(key: tuple[str | int, ...], p: Pos, what: str) -> bool:
+        if p in pieces:
+            problems.add(file, text, key, f"square {[p.x, p.y]} already holds {pieces[p]}")
+            return False
+        pieces[p] = what
+        return True
+
     for name, state in (("doors", DoorState.CLOSED), ("open_doors", DoorState.OPEN)):
         for i, xy in enumerate(getattr(adv, name)):
             p = inside((name, i), xy)
-            if p is None:
+            if p is None or not once((name, i), p, "a door"):
                 continue
             if not _door_fits(grid, p):
                 problems.add(
@@ -419,12 +657,29 @@ def _build_adventure(
             grid.set_terrain(p, Terrain.DOOR, state)
     for i, xy in enumerate(adv.blockages):
         p = inside(("blockages", i), xy)
-        if p is not None:
-            grid.set_terrain(p, Terrain.BLOCKAGE)
+        if p is None or not once(("blockages", i), p, "a blockage"):
+            continue
+        area = grid.area_at(p)
+        if grid.terrain_at(p) is not Terrain.FLOOR or area is None or area.kind != "corridor":
+            problems.add(
+                file, text, ("blockages", i),
+                f"a blockage at {list(xy)} must stand on a corridor's floor (C-SETUP-01)",
+            )  # fmt: skip
+            continue
+        grid.set_terrain(p, Terrain.BLOCKAGE)
     for i, xy in enumerate(adv.furniture):
         p = inside(("furniture", i), xy)
-        if p is not None:
-            grid.set_furniture(p)
+        if p is None or not once(("furniture", i), p, "furniture"):
+            continue
+        if grid.terrain_at(p) is not Terrain.FLOOR:
+            problems.add(
+                file,
+                text,
+                ("furniture", i),
+                f"furniture at {list(xy)} must stand on a floor square",
+            )
+            continue
+        grid.set_furniture(p)
     floor = {
         p
         for p in grid.positions()
@@ -500,7 +755,8 @@ def _build_adventure(
                 room_text.explorers_only, room_text.once,
             )
         )  # fmt: skip
-    _check_effect_refs(pack, file, text, adv, problems)
+    _check_goals(pack, file, text, adv, areas, problems)
+    _check_effect_refs(pack, file, text, adv, grid, problems)
     return Adventure(
         id=adv.id,
         name=adv.name,
@@ -532,39 +788,92 @@ def _door_fits(grid: Grid, p: Pos) -> bool:
     )
 
 
-def _check_effect_refs(
-    pack: Pack, file: str, text: str, adv: AdventureFile, problems: _Problems
-) -> None:
-    """Room texts may only give existing items and spawn existing monsters."""
-    from undercroft.crawl import effects as fx
-
-    def walk(effects: tuple[AnyEffect, ...], path: tuple[str | int, ...]) -> None:
-        for j, e in enumerate(effects):
-            here = (*path, j)
-            if isinstance(e, fx.GiveItem) and e.item not in pack.items:
-                problems.add(
-                    file,
-                    text,
-                    (*here, "item"),
-                    f"unknown item {e.item!r}",
-                    tuple(sorted(pack.items)),
-                )
-            elif isinstance(e, fx.Spawn):
-                for m in e.monsters:
-                    if m not in pack.monsters:
-                        problems.add(
-                            file,
-                            text,
-                            (*here, "monsters"),
-                            f"unknown monster {m!r}",
-                            tuple(sorted(pack.monsters)),
-                        )
-            for name in ("on_pass", "on_fail", "on_success", "on_win", "on_lose", "on_tie"):
-                if hasattr(e, name):
-                    walk(getattr(e, name), (*here, name))
-            if isinstance(e, fx.Choice):
-                for k, option in enumerate(e.options):
-                    walk(option.effects, (*here, "options", k, "effects"))
-
+def _text_effects(adv: AdventureFile) -> Iterator[tuple[tuple[str | int, ...], AnyEffect]]:
     for i, t in enumerate(adv.text):
-        walk(t.effects, ("text", i, "effects"))
+        yield from _walk(t.effects, ("text", i, "effects"))
+
+
+def _check_goals(
+    pack: Pack, file: str, text: str, adv: AdventureFile, areas: set[str], problems: _Problems
+) -> None:
+    """A goal's target names a monster (slay), an item (carry) or an area (visit); a visit
+    goal is met only by a ``goal`` effect in a room text, so one must name it."""
+    ids = [g.id for g in adv.goal]
+    met_by_text = {e.goal for _, e in _text_effects(adv) if isinstance(e, fx.Goal)}
+    for i, g in enumerate(adv.goal):
+        if ids.index(g.id) != i:
+            problems.add(file, text, ("goal", i, "id"), f"goal id {g.id!r} is used twice")
+        known = {
+            "slay": set(pack.monsters),
+            "carry": set(pack.items),
+            "visit": areas,
+        }[g.kind]
+        if g.target not in known:
+            what = {"slay": "monster", "carry": "item", "visit": "area"}[g.kind]
+            problems.add(
+                file, text, ("goal", i, "target"), f"unknown {what} {g.target!r}",
+                tuple(sorted(known)),
+            )  # fmt: skip
+        if g.kind == "visit" and g.id not in met_by_text:
+            problems.add(
+                file, text, ("goal", i),
+                f"visit goal {g.id!r} is met only by a room text's goal effect, and no text "
+                f"has {{ type = \"goal\", goal = \"{g.id}\" }}",
+            )  # fmt: skip
+
+
+def _check_effect_refs(
+    pack: Pack, file: str, text: str, adv: AdventureFile, grid: Grid, problems: _Problems
+) -> None:
+    """Room texts give existing items and spawn existing monsters on floor squares; a
+    revealed secret room is one of ``secret_rooms`` and its doors stand in walls next to
+    it; a new exit is on floor; a goal effect names one of the adventure's goals; and the
+    heroes have some way out (C-END-01)."""
+    for i, t in enumerate(adv.text):
+        _check_refs(pack, file, text, ("text", i, "effects"), t.effects, problems)
+    goals = tuple(g.id for g in adv.goal)
+
+    def floor_squares(key: tuple[str | int, ...], squares: tuple[XY, ...], what: str) -> None:
+        for k, xy in enumerate(squares):
+            p = Pos(*xy)
+            if not grid.in_bounds(p) or grid.terrain_at(p) is not Terrain.FLOOR:
+                problems.add(file, text, (*key, k), f"{what} {list(xy)} is not a floor square")
+
+    opens_exit = False
+    for here, e in _text_effects(adv):
+        if isinstance(e, fx.Spawn):
+            floor_squares((*here, "at"), e.at, "spawn square")
+        elif isinstance(e, fx.OpenExit):
+            opens_exit = True
+            floor_squares((*here, "at"), e.at, "exit square")
+        elif isinstance(e, fx.Goal) and e.goal not in goals:
+            problems.add(file, text, (*here, "goal"), f"unknown goal {e.goal!r}", goals)
+        elif isinstance(e, fx.RevealSecret):
+            if e.area not in adv.secret_rooms:
+                problems.add(
+                    file, text, (*here, "area"),
+                    f"{e.area!r} is not one of this adventure's secret_rooms",
+                    tuple(adv.secret_rooms),
+                )  # fmt: skip
+            for k, xy in enumerate(e.doors):
+                p = Pos(*xy)
+                beside = (
+                    {grid.area_at(q) for q in grid.neighbours(p)} if grid.in_bounds(p) else set()
+                )
+                if not grid.in_bounds(p) or not _door_fits(grid, p):
+                    problems.add(
+                        file, text, (*here, "doors", k),
+                        f"a secret door at {list(xy)} must stand in a wall with open squares "
+                        "on two opposite sides",
+                    )  # fmt: skip
+                elif e.area not in {a.name for a in beside if a is not None}:
+                    problems.add(
+                        file, text, (*here, "doors", k),
+                        f"the secret door at {list(xy)} does not lead into {e.area!r}",
+                    )  # fmt: skip
+    if not adv.exits and not opens_exit:
+        problems.add(
+            file, text, ("exits",),
+            "the heroes have no way out: list exit squares, or open one with an open_exit "
+            "effect in a room text (C-END-01)",
+        )  # fmt: skip

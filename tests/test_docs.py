@@ -10,13 +10,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def documented_types() -> set[str]:
     text = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
-    return set(re.findall(r"^### `([a-z_.]+)`", text, flags=re.MULTILINE))
+    headings = re.findall(r"^### `([a-z_.]+)`", text, flags=re.MULTILINE)
+    rows = re.findall(r"^\| `([a-z_.]+)` \|", text, flags=re.MULTILINE)
+    return set(headings) | set(rows)
 
 
 def emitted_types() -> set[str]:
     found = {"header", "summary"}
     for path in (ROOT / "src").rglob("*.py"):
-        found.update(re.findall(r'Event\(\s*"([a-z_.]+)"', path.read_text(encoding="utf-8")))
+        text = path.read_text(encoding="utf-8")
+        # Events built directly, and events logged through a state's ``emit(type, ...)``.
+        found.update(re.findall(r'Event\(\s*"([a-z_.]+)"', text))
+        found.update(re.findall(r'\bemit\(\s*"([a-z_.]+)"', text))
     return found
 
 

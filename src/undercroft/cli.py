@@ -20,6 +20,8 @@ from undercroft import __version__
 from undercroft.core import catalogue
 from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
 from undercroft.crawl import content as crawl_content  # registers the crawl content kinds
+from undercroft.keep import scenario as _keep_kinds  # noqa: F401  (registers keep content kinds)
+from undercroft.keep.cli import register as register_keep
 
 app = typer.Typer(
     name="undercroft",
@@ -32,6 +34,9 @@ out = Console()
 err = Console(stderr=True)
 
 EXIT_USER_ERROR = 2
+
+run_app = typer.Typer(help="Play a ruleset to the end and print an account.", no_args_is_help=True)
+app.add_typer(run_app, name="run")
 
 
 def fail(message: str) -> NoReturn:
@@ -175,6 +180,78 @@ def _print_coverage(report: catalogue.Coverage, selected: dict[str, catalogue.Ru
         if ids:
             done = sum(report.covered(rid) for rid in ids)
             out.print(f"{name}: {done}/{len(ids)} cited by code and tests")
+
+
+LISTABLE = ("adventures", "heroes", "monsters", "spells", "items", "scenarios")
+
+
+@app.command("list")
+def list_content(
+    what: Annotated[str, typer.Argument(help="One of: " + ", ".join(LISTABLE) + ".")],
+    plain: Annotated[bool, typer.Option(help="One name a line, nothing else.")] = False,
+    pack: Annotated[
+        Path | None, typer.Option(help="A crawl content pack folder (default: the shipped one).")
+    ] = None,
+) -> None:
+    """List what the installed content holds, so you can see what to run."""
+    if what not in LISTABLE:
+        fail(f"cannot list {what!r}; choose one of: {', '.join(LISTABLE)}.")
+    rows = _content_rows(what, pack)
+    if plain:
+        for row in rows:
+            out.print(row[0], markup=False, highlight=False)
+        return
+    headers = {
+        "adventures": ("id", "name", "order"),
+        "heroes": ("id", "name", "traits", "spells"),
+        "monsters": ("id", "name", "encounter", "abilities"),
+        "spells": ("id", "name", "level", "casting"),
+        "items": ("id", "name", "deck"),
+        "scenarios": ("name",),
+    }[what]
+    table = Table(*headers, title=what)
+    for row in rows:
+        table.add_row(*row)
+    out.print(table)
+
+
+def _content_rows(what: str, pack: Path | None) -> list[tuple[str, ...]]:
+    if what == "scenarios":
+        from undercroft.keep.scenario import shipped
+
+        return [(name,) for name in shipped()]
+    try:
+        chosen = crawl_content.load_pack(pack) if pack else crawl_content.default_pack()
+    except ContentError as exc:
+        fail("the pack does not load:\n" + "\n".join(str(p) for p in exc.problems))
+    if what == "adventures":
+        return [
+            (a, chosen.adventures[a].name, str(chosen.order.get(a, 0)))
+            for a in chosen.campaign_order()
+        ]
+    if what == "heroes":
+        return [
+            (h.id, h.name, ", ".join(sorted(t.value for t in h.traits)), ", ".join(h.spells))
+            for h in chosen.heroes.values()
+        ]
+    if what == "monsters":
+        return [
+            (m.id, m.name, m.encounter.value, ", ".join(a.name for a in m.abilities))
+            for m in chosen.monsters.values()
+        ]
+    if what == "spells":
+        return [(s.id, s.name, str(s.level), s.casting.value) for s in chosen.spells.values()]
+    return [(i.id, i.name, i.kind.value) for i in chosen.items.values()]
+
+
+def _register_rulesets() -> None:
+    from undercroft.crawl.cli import register as register_crawl
+
+    register_crawl(run_app, app)
+
+
+_register_rulesets()
+register_keep(run_app)
 
 
 def main() -> None:

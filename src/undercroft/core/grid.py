@@ -389,6 +389,27 @@ class Grid:
             return ":"
         return "."
 
+    def char_array(self) -> NDArray[np.bytes_]:
+        """The map-notation character of every square as a ``[y, x]`` array of bytes
+        (markers not included); cached until the grid changes."""
+        cached = getattr(self, "_chars", None)
+        if cached is not None and cached[0] == self.version:
+            result: NDArray[np.bytes_] = cached[1]
+            return result
+        t = self.terrain
+        out = np.full(t.shape, b".", dtype="S1")
+        out[self.dark] = b":"
+        out[self.water] = b"~"
+        out[self.furniture] = b"T"
+        out[t == Terrain.WALL] = b"#"
+        out[t == Terrain.BLOCKAGE] = b"X"
+        door = t == Terrain.DOOR
+        out[door & (self.door == DoorState.CLOSED)] = b"+"
+        out[door & (self.door == DoorState.OPEN)] = b"'"
+        out[door & (self.door == DoorState.LOCKED)] = b"&"
+        self._chars = (self.version, out)
+        return out
+
     def to_text(self, *, markers: bool = True) -> str:
         """The map in map notation; :meth:`from_text` reads it back to an equal grid."""
         rows = [[self.char_at(Pos(x, y)) for x in range(self.width)] for y in range(self.height)]

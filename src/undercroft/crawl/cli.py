@@ -1,0 +1,257 @@
+"""``undercroft run crawl`` and ``undercroft replay``: play an adventure, read a log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+from rich.console import Console
+
+from undercroft.core.content import ContentError
+from undercroft.core.events import EventLog, LogFormatError, read_log
+from undercroft.crawl.engine import Seat
+from undercroft.render.narrate import narrate, summary_lines
+
+if TYPE_CHECKING:
+    from undercroft.crawl.content import Pack
+
+out = Console(highlight=False)
+
+
+def _fail(message: str) -> NoReturn:
+    from undercroft.cli import fail
+
+    fail(message)
+
+
+def _load(adventure: str | None, pack: Path | None) -> tuple[Pack, str]:
+    """The pack and adventure id for ``--adventure NAME|PATH`` and ``--pack``.
+
+    A path names an adventure file; its pack is ``--pack`` or the nearest folder above
+    it that holds the heroes, monsters and other cards.
+    """
+    from undercroft.core.content import parse_toml, read_text
+    from undercroft.crawl.content import default_pack, load_pack
+
+    if adventure is not None and adventure.endswith(".toml"):
+        path = Path(adventure)
+        data = parse_toml(read_text(path), str(path))
+        adv_id = data.get("id")
+        if data.get("kind") != "crawl-adventure" or not isinstance(adv_id, str):
+            _fail(f"--adventure {adventure}: not a crawl adventure file (kind, id).")
+        folders = [pack] if pack else [path.parent, path.parent.parent]
+        last: ContentError | None = None
+        for folder in folders:
+            assert folder is not None
+            try:
+                found = load_pack(folder)
+            except ContentError as exc:
+                last = exc
+                continue
+            if adv_id in found.adventures:
+                return found, str(adv_id)
+        if last is not None:
+            raise last
+        _fail(f"--adventure {adventure}: no pack with its heroes and monsters around it.")
+    chosen = load_pack(pack) if pack else default_pack()
+    order = chosen.campaign_order()
+    if not order:
+        _fail(f"the pack {chosen.folder} has no adventures.")
+    name = adventure or order[0]
+    if name not in chosen.adventures:
+        _fail(
+            f"--adventure {name!r} is not an adventure of {chosen.folder}; "
+            f"known: {', '.join(order)} (`undercroft list adventures`)."
+        )
+    return chosen, name
+
+
+def run_crawl(
+    adventure: Annotated[
+        str | None,
+        typer.Option(help="Adventure id from the pack, or the path of an adventure file."),
+    ] = None,
+    party: Annotated[
+        str | None, typer.Option(help="Comma-separated hero ids (default: the pack's first four).")
+    ] = None,
+    policy: Annotated[str, typer.Option(help="Policy for the heroes.")] = "heuristic",
+    dm: Annotated[str, typer.Option(help="Policy for the Dungeon Master.")] = "heuristic",
+    seed: Annotated[int, typer.Option(min=0, help="Run seed (dice and policies).")] = 1,
+    log: Annotated[Path | None, typer.Option(help="Write the event log (JSON Lines) here.")] = None,
+    view: Annotated[
+        str | None, typer.Option(help="With --log: write the log as 'heroes' or 'dm' see it.")
+    ] = None,
+    pack: Annotated[Path | None, typer.Option(help="A content pack folder.")] = None,
+    quiet: Annotated[bool, typer.Option(help="Print only the summary.")] = False,
+    explain: Annotated[bool, typer.Option(help="Show the rule IDs behind every line.")] = False,
+) -> None:
+    """Play one crawl adventure to the end and tell what happened."""
+    from undercroft.crawl.ai import POLICIES
+    from undercroft.crawl.runner import play
+
+    if view is not None and view not in ("heroes", "dm"):
+        _fail(f"--view must be 'heroes' or 'dm', not {view!r}.")
+    if view is not None and log is None:
+        _fail("--view needs --log FILE: it says how the log is written.")
+    for label, name in (("--policy", policy), ("--dm", dm)):
+        if name not in POLICIES:
+            _fail(f"{label} {name!r} is not a policy; known: {', '.join(sorted(POLICIES))}.")
+    try:
+        chosen, adventure_id = _load(adventure, pack)
+    except ContentError as exc:
+        _fail("the content does not load:\n" + "\n".join(str(p) for p in exc.problems))
+        return
+    heroes = [h.strip() for h in party.split(",")] if party else list(chosen.heroes)[:4]
+    unknown = [h for h in heroes if h not in chosen.heroes]
+    if unknown:
+        _fail(f"--party: unknown hero(es) {', '.join(unknown)}; known: {', '.join(chosen.heroes)}.")
+    if not 1 <= len(heroes) <= len(chosen.adventures[adventure_id].starts):
+        _fail(
+            f"--party: {len(heroes)} heroes, but {adventure_id} has "
+            f"{len(chosen.adventures[adventure_id].starts)} start squares."
+        )
+    ruleset = chosen.ruleset(adventure_id)
+    result = play(ruleset, heroes, seed=seed, heroes=policy, dm=dm, scenario=adventure_id)
+    assert result.log is not None
+    if log is not None:
+        write_view(result.log, log, Seat.HEROES if view == "heroes" else Seat.DM)
+    if not quiet:
+        adv = chosen.adventures[adventure_id]
+        out.print(f"[bold]{adv.name}[/bold] — {adv.intro}".rstrip(" —"))
+        for line in narrate(result.log, explain=explain):
+            out.print(line, markup=False)
+    for line in summary_lines(result.state.summary()):
+        out.print(line, markup=False)
+
+
+def write_view(log: EventLog, path: Path, seat: Seat) -> None:
+    """Write the log as ``seat`` sees it (the heroes' view hides what they may not know)."""
+    from undercroft.crawl.observe import observe_entry
+
+    view = EventLog(log.header, summary=log.summary)
+    for entry in log.entries:
+        seen = observe_entry(entry, seat)
+        if seen is not None:
+            view.entries.append(seen)
+    # Renumber so the file keeps the contract (seq 0, 1, 2, ... without gaps).
+    from undercroft.core.events import LogEntry
+
+    view.entries = [LogEntry(i, e.time, e.event) for i, e in enumerate(view.entries)]
+    try:
+        view.write(path)
+    except OSError as exc:
+        _fail(f"--log {path}: cannot write: {exc.strerror or exc}.")
+
+
+def replay(
+    file: Annotated[Path, typer.Argument(help="An event log written with --log.")],
+    explain: Annotated[bool, typer.Option(help="Show the rule IDs behind every line.")] = False,
+) -> None:
+    """Print the account of a game from its saved log."""
+    try:
+        log = read_log(file)
+    except LogFormatError as exc:
+        _fail(str(exc))
+    if log.header.ruleset != "crawl":
+        _fail(f"{file}: a {log.header.ruleset} log; replay tells crawl games.")
+    out.print(f"[bold]{log.header.scenario}[/bold] (seed {log.header.seed}, {log.header.version})")
+    for line in narrate(log, explain=explain):
+        out.print(line, markup=False)
+    if log.summary is not None:
+        for line in summary_lines(log.summary.results):
+            out.print(line, markup=False)
+
+
+campaign_app = typer.Typer(
+    help="A crawl campaign: heroes, items, deaths and revivals kept between adventures.",
+    no_args_is_help=True,
+)
+DbOption = Annotated[
+    Path | None, typer.Option("--db", help="The campaign database (default: user data folder).")
+]
+
+
+def _db(db: Path | None) -> Path:
+    from undercroft.crawl.campaign import default_db
+
+    return db or default_db()
+
+
+def _show(current: object) -> None:
+    from undercroft.crawl.campaign import Status
+
+    assert isinstance(current, Status)
+    head = f"[bold]{current.name}[/bold]: {current.status}, {current.players} players"
+    out.print(f"{head}, pack {current.pack}")
+    out.print(f"Next adventure: {current.next_adventure or '-'}")
+    for h in current.heroes:
+        if h.status != "reserve" or h.items:
+            items = ", ".join(h.items) or "nothing"
+            out.print(f"  {h.hero:10} {h.status:8} carries {items}", markup=False)
+    for i, p in enumerate(current.played, 1):
+        out.print(
+            f"  {i}. {p['adventure']}: {p['outcome']} in {p['turns']} turns; "
+            f"dead: {', '.join(p['dead']) or 'none'}",
+            markup=False,
+        )
+
+
+@campaign_app.command("new")
+def campaign_new(
+    name: Annotated[str, typer.Argument(help="A name for the campaign.")],
+    party: Annotated[str, typer.Option(help="Comma-separated hero ids, one per player (3-5).")],
+    pack: Annotated[str, typer.Option(help="'default' or a content pack folder.")] = "default",
+    seed: Annotated[int, typer.Option(min=0)] = 1,
+    db: DbOption = None,
+) -> None:
+    """Start a campaign (C-SETUP-03): each player picks one hero."""
+    from undercroft.crawl.campaign import CampaignError, new
+
+    try:
+        _show(new(_db(db), name, [h.strip() for h in party.split(",")], pack=pack, seed=seed))
+    except (CampaignError, ContentError) as exc:
+        _fail(str(exc))
+
+
+@campaign_app.command("status")
+def campaign_status(name: Annotated[str, typer.Argument()], db: DbOption = None) -> None:
+    """Show the heroes, their items and the adventures played."""
+    from undercroft.crawl.campaign import CampaignError, status
+
+    try:
+        _show(status(_db(db), name))
+    except CampaignError as exc:
+        _fail(str(exc))
+
+
+@campaign_app.command("play")
+def campaign_play(
+    name: Annotated[str, typer.Argument()],
+    policy: Annotated[str, typer.Option(help="Policy for the heroes.")] = "heuristic",
+    dm: Annotated[str, typer.Option(help="Policy for the Dungeon Master.")] = "heuristic",
+    log: Annotated[Path | None, typer.Option(help="Write this adventure's event log here.")] = None,
+    quiet: Annotated[bool, typer.Option(help="Print only the summary.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Play the campaign's next adventure and record the result."""
+    from undercroft.crawl.campaign import CampaignError, play
+
+    try:
+        current, result = play(_db(db), name, heroes_policy=policy, dm_policy=dm)
+    except CampaignError as exc:
+        _fail(str(exc))
+    if log is not None and result.log is not None:
+        write_view(result.log, log, Seat.DM)
+    if not quiet and result.log is not None:
+        for line in narrate(result.log):
+            out.print(line, markup=False)
+    for line in summary_lines(result.state.summary()):
+        out.print(line, markup=False)
+    _show(current)
+
+
+def register(run_app: typer.Typer, app: typer.Typer) -> None:
+    run_app.command("crawl")(run_crawl)
+    app.command("replay")(replay)
+    app.add_typer(campaign_app, name="campaign")

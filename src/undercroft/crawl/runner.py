@@ -1,0 +1,73 @@
+"""Playing whole adventures with policies: the loop ``undercroft run crawl`` uses.
+
+Seeds: the dice use ``DiceSampler(seed)``; the heroes' policy ``derive_seed(seed, 1)``;
+the DM's ``derive_seed(seed, 2)``. The log header records the run seed, so a log names
+everything needed to replay it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from undercroft.core.dice import ChanceOutcome, DiceSampler, derive_seed
+from undercroft.core.events import EventLog
+from undercroft.crawl.actions import Roll
+from undercroft.crawl.ai import make_policy
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import observe
+from undercroft.crawl.ruleset import Ruleset
+from undercroft.crawl.state import State
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """The end of one adventure."""
+
+    state: State
+    log: EventLog | None
+    decisions: int
+
+
+def play(
+    ruleset: Ruleset,
+    party: Sequence[str],
+    *,
+    seed: int,
+    heroes: str = "heuristic",
+    dm: str = "heuristic",
+    log: bool = True,
+    scenario: str | None = None,
+    max_decisions: int = 100_000,
+    gear: Mapping[str, Sequence[str]] | None = None,
+) -> RunResult:
+    """Play one adventure to its end and return the final state (and log).
+
+    ``gear`` gives heroes the items they carry in from a campaign (C-SETUP-04).
+    """
+    state = State(ruleset, party, gear=gear)
+    events: EventLog | None = None
+    if log:
+        events = EventLog(state.header(seed, scenario))
+        state.sink = events
+    state.start()
+    dice = DiceSampler(seed)
+    policies = {
+        Seat.HEROES: make_policy(heroes, Seat.HEROES, DiceSampler(derive_seed(seed, 1))),
+        Seat.DM: make_policy(dm, Seat.DM, DiceSampler(derive_seed(seed, 2))),
+    }
+    decisions = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat is Seat.CHANCE:
+            node = [ChanceOutcome(a.natural, p) for a, p in state.chance_outcomes()]
+            state.apply(Roll(dice.sample(node).natural))
+            continue
+        assert seat is not None
+        state.apply(policies[seat].act(observe(state, seat)))
+        decisions += 1
+        if decisions >= max_decisions:
+            raise RuntimeError(f"no end after {max_decisions} decisions (turn {state.turn})")
+    if events is not None:
+        events.close(state.summary())
+    return RunResult(state, events, decisions)

@@ -1,0 +1,200 @@
+"""A readable account of a crawl game from its event log (a pure function of the log).
+
+``narrate(log)`` gives one line per thing worth telling, grouped by turn; with
+``explain=True`` every line ends with the rule IDs that decided it, so a reader can
+follow why each hero lived or died.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from undercroft.core.events import EventLog, LogEntry
+
+Fields = Mapping[str, Any]
+
+
+def name(actor: Any) -> str:
+    """``hero:brenna`` -> ``Brenna``; ``monster:orc-2`` -> ``Orc 2``."""
+    text = str(actor)
+    if ":" in text:
+        text = text.split(":", 1)[1]
+    head, _, tail = text.rpartition("-")
+    if head and tail.isdigit():
+        return f"{head.replace('-', ' ').title()} {tail}"
+    return text.replace("-", " ").title()
+
+
+def sq(value: Any) -> str:
+    return f"({value[0]},{value[1]})" if isinstance(value, list | tuple) else str(value)
+
+
+def _mods(mods: Fields) -> str:
+    return "".join(f" {v:+d} {k}" for k, v in mods.items())
+
+
+ROLL_WHAT = {
+    "C-DOOR-01": "to open the door",
+    "C-SURP-01": "for surprise",
+    "C-SURP-04": "against the ambush",
+    "C-DD-01": "at Death's Door",
+    "C-IDENT-01": "to identify an item",
+    "C-TRAP-01": "to detect traps",
+    "C-TRAP-02": "to spot a trap",
+    "C-TRAP-03": "to disarm the trap",
+    "C-JUMP-01": "to jump",
+    "C-SPELL-04": "for the overcast",
+    "C-MENT-01": "in mental combat",
+    "C-MON-03": "for a patrol",
+}
+
+
+def _roll(f: Fields) -> str:
+    rules = f.get("_rules", [])
+    what = next((ROLL_WHAT[r] for r in rules if r in ROLL_WHAT), "")
+    naturals = "+".join(str(n) for n in f.get("natural", []))
+    actor = "The DM" if f.get("actor") == "dm" else name(f.get("actor"))
+    where = f" in the {f['corridor']}" if "corridor" in f else ""
+    return (
+        f"{actor} rolls {naturals}{_mods(f.get('modifiers', {}))} {what}{where}"
+        f" -> {f.get('outcome')}"
+    )
+
+
+def _fight(f: Fields) -> str:
+    h_total = f["hero_score"] + sum(f["hero_dice"]) + f["hero_stamina"]
+    m_total = f["monster_score"] + sum(f["monster_dice"]) + f["monster_stamina"]
+    winner = {"hero": name(f["hero"]), "monster": name(f["monster"])}.get(f["winner"], "nobody")
+    cast = " (casting: double ones)" if f.get("casting") else ""
+    return (
+        f"{name(f['hero'])} fights {name(f['monster'])}: "
+        f"{f['hero_score']}{_dice(f['hero_dice'])}+{f['hero_stamina']} stamina = {h_total}"
+        f" vs {f['monster_score']}{_dice(f['monster_dice'])}+{f['monster_stamina']} = {m_total}"
+        f"{cast}; {winner} wins"
+    )
+
+
+def _dice(dice: list[int]) -> str:
+    return f" + [{dice[0]},{dice[1]}]"
+
+
+FORMATS: dict[str, Callable[[Fields], str | None]] = {
+    "adventure.started": lambda f: (
+        f"The adventure {f['adventure']} begins with {f['light']} turns of Light."
+    ),
+    "area.revealed": lambda f: f"The heroes see the {f['area']} ({f['kind']}).",
+    "roll": _roll,
+    "fight": _fight,
+    "damage": lambda f: (
+        f"{name(f['target'])} takes {f['amount']} damage from "
+        f"{', '.join(name(b) for b in f['by'])} (Health {f['health']})."
+    ),
+    "monster.slain": lambda f: (
+        f"{name(f['monster'])} is slain by {', '.join(name(b) for b in f['by'])}."
+    ),
+    "deaths_door": lambda f: f"{name(f['hero'])} falls to Death's Door.",
+    "hero.died": lambda f: f"{name(f['hero'])} dies at {sq(f['at'])}.",
+    "hero.left": lambda f: f"{name(f['hero'])} leaves the dungeon.",
+    "monster.appeared": lambda f: (
+        f"{name(f['monster'])} ({f['encounter']}) appears at {sq(f['at'])}."
+    ),
+    "patrol.appeared": lambda f: f"A patrol appears in the {f['corridor']}!",
+    "monsters.surprised": lambda f: (
+        f"The monsters are surprised: {', '.join(name(m) for m in f['monsters'])}."
+    ),
+    "surprise.denied": lambda f: (
+        f"{name(f['monster'])} cannot be surprised (the door jammed earlier)."
+    ),
+    "guard.roused": lambda f: f"{name(f['monster'])} spots {name(f['by'])}.",
+    "trap.sprung": lambda f: f"A {f['trap']} trap springs on {name(f['victim'])} at {sq(f['at'])}!",
+    "traps.detected": lambda f: (
+        f"{name(f['hero'])} "
+        + (
+            f"finds traps at {', '.join(sq(s) for s in f['squares'])}."
+            if f["found"]
+            else "finds no trap."
+        )
+    ),
+    "door.opened": lambda f: f"{name(f['by'])} forces the door at {sq(f['door'])} open.",
+    "text.read": lambda f: f'The DM reads ({f["area"]}): "{f["text"]}"',
+    "item.found": lambda f: (
+        f"{name(f['hero'])} takes "
+        + (f"a {name(f['card'])}." if f.get("card") else "an unidentified item.")
+    ),
+    "spell.cast": lambda f: (
+        f"{name(f['hero'])} casts {name(f['spell'])}"
+        + (" (overcast)" if f.get("overcast") else "")
+        + (f" on {name(f['target'])}." if f.get("target") else ".")
+    ),
+    "spell.failed": lambda f: f"{name(f['hero'])} lets the spell fail to fight freely.",
+    "spell.lost": lambda f: f"{name(f['hero'])} evades and loses the spell.",
+    "spell.memorized": lambda f: f"{name(f['hero'])} memorizes {name(f['spell'])}.",
+    "rest.started": lambda f: f"{name(f['hero'])} rests.",
+    "exhausted": lambda f: f"{name(f['actor'])} is Exhausted.",
+    "corpse.eaten": lambda f: f"Left alone, the corpse of {name(f['corpse'])} is looted and eaten.",
+    "corpse.rescued": lambda f: f"{name(f['hero'])} carries {name(f['corpse'])}'s body out.",
+    "secret.revealed": lambda f: f"A secret room is revealed: the {f['area']}!",
+    "exit.opened": lambda f: "A new way out opens.",
+    "goal.met": lambda f: f"Goal achieved: {f['goal']}.",
+    "light.changed": lambda f: f"The Light is now {f['light']}.",
+    "item.traded": lambda f: f"{name(f['giver'])} passes an item to {name(f['receiver'])}.",
+    "adventure.ended": lambda f: f"The adventure ends: {f['outcome']}.",
+}
+
+
+def narrate(log: EventLog, *, explain: bool = False) -> Iterator[str]:
+    """The account of a game, line by line."""
+    turn = None
+    moves: dict[str, tuple[int, list[int]]] = {}
+
+    def flush() -> Iterator[str]:
+        for actor, (count, last) in moves.items():
+            yield f"  {name(actor)} moves {count} square{'s' if count != 1 else ''} to {sq(last)}."
+        moves.clear()
+
+    for entry in log.entries:
+        time = entry.time
+        current = getattr(time, "turn", None)
+        if current != turn:
+            yield from flush()
+            turn = current
+            yield f"Turn {turn}"
+        event = entry.event
+        if event.type in ("moved", "monster.moved"):
+            actor = str(event.fields.get("actor") or event.fields.get("monster"))
+            count, _ = moves.get(actor, (0, []))
+            step = int(event.fields.get("squares", 1))
+            moves[actor] = (count + step, list(event.fields["to"]))
+            continue
+        line = describe(entry)
+        if line is None:
+            continue
+        yield from flush()
+        if explain and event.rules:
+            line += f"  [{', '.join(event.rules)}]"
+        yield f"  {line}"
+    yield from flush()
+
+
+def describe(entry: LogEntry) -> str | None:
+    """One event as a sentence, or ``None`` for bookkeeping events."""
+    event = entry.event
+    fmt = FORMATS.get(event.type)
+    if fmt is None:
+        return None
+    fields = dict(event.fields)
+    fields["_rules"] = list(event.rules)
+    return fmt(fields)
+
+
+def summary_lines(summary: Mapping[str, Any]) -> list[str]:
+    """The headline results of a run."""
+    return [
+        f"Outcome: {summary.get('outcome')}   turns: {summary.get('turns')}   "
+        f"Light left: {summary.get('light')}",
+        "Escaped: " + (", ".join(name(h) for h in summary.get("escaped", [])) or "nobody"),
+        "Dead: " + (", ".join(name(h) for h in summary.get("dead", [])) or "nobody"),
+        f"Treasure carried out: {summary.get('treasure', 0)}"
+        + (f"   goals: {', '.join(summary['goals'])}" if summary.get("goals") else ""),
+    ]

@@ -230,12 +230,46 @@ def test_a_secret_room_does_not_keep_the_patrols_coming() -> None:
         """,
         {"c": AreaInfo("Hall", "corridor"), "V": AreaInfo("Vault")},
     )
-    open_rules = ruleset(vault, starts=("a", "b"), patrol=("rat",))
+    with_door = board(
+        """
+        #########
+        #ab...+.#
+        #########
+        """,
+        """
+        #########
+        #ccccc#V#
+        #########
+        """,
+        {"c": AreaInfo("Hall", "corridor"), "V": AreaInfo("Vault")},
+    )
+    open_rules = ruleset(with_door, starts=("a", "b"), patrol=("rat",))
     state, log = start(open_rules, ["ana", "bram"])
     next_turn(state, 6, 6, 6)  # the Vault is an ordinary unrevealed room: rolls go on
     assert patrol_rolls(log) == [(2, "Hall", "none")]
     secret_rules = ruleset(vault, starts=("a", "b"), patrol=("rat",), secret=["Vault"])
     state, log = start(secret_rules, ["ana", "bram"])
+    next_turn(state, 6, 6)
+    assert patrol_rolls(log) == []
+    assert len(events(log, "patrols.stopped")) == 1
+
+
+@pytest.mark.rule("C-MON-03", "R-C-PATROL-03")
+def test_a_room_sealed_off_by_the_adventure_does_not_keep_the_patrols_coming() -> None:
+    sealed = board(
+        """
+        #########
+        #ab...#.#
+        #########
+        """,
+        """
+        #########
+        #ccccc#V#
+        #########
+        """,
+        {"c": AreaInfo("Hall", "corridor"), "V": AreaInfo("Vault")},
+    )
+    state, log = start(ruleset(sealed, starts=("a", "b"), patrol=("rat",)), ["ana", "bram"])
     next_turn(state, 6, 6)
     assert patrol_rolls(log) == []
     assert len(events(log, "patrols.stopped")) == 1
@@ -263,27 +297,44 @@ ALCOVE = board(
 )
 
 
-@pytest.mark.rule("C-MON-02", "C-MON-01", "C-LOS-01")
-def test_a_guard_holds_its_square_until_a_hero_comes_into_sight() -> None:
+@pytest.mark.rule("C-MON-02", "C-MON-01", "C-LOS-01", "R-C-MON-01")
+def test_a_guard_is_met_and_roused_only_when_a_hero_comes_into_sight() -> None:
     state, log = start(ruleset(ALCOVE, starts=("a",), placements=[("orc", "o")]), ["ana"])
-    orc = state.monsters["monster:orc-1"]
-    assert (orc.encounter, orc.active) == ("guard", False)
+    assert state.revealed == {"Crypt"}
+    assert state.monsters == {}  # the room is seen, the guard in its alcove is not
     state.apply(Move(ANA, (Pos(1, 2), Pos(1, 3))))
-    kinds = []
-    while state.turn == 1:
-        kinds.append(state.pending.kind if state.pending else None)
-        state.apply(Done())
-    assert "monster_movement" not in kinds  # the guard holds
-    assert events(log, "guard.roused") == []
+    assert state.monsters == {}
     state.apply(Step(ANA, Pos(1, 4)))  # in the alcove's line of sight
-    assert orc.active
+    orc = state.monsters["monster:orc-1"]
+    assert (orc.encounter, orc.active) == ("guard", True)
     assert events(log, "guard.roused") == [
         {"monster": "monster:orc-1", "by": ANA, "rules": ["C-MON-02"]}
     ]
-    state.apply(Done())
-    assert state.pending is not None and state.pending.kind == "monster_movement"
+    roll(state, 1)  # Ana is surprised, so the guard is not, and moves in
+    while state.pending is not None and state.pending.kind != "monster_movement":
+        state.apply(Done())
     state.apply(MonsterMove("monster:orc-1", (Pos(3, 4), Pos(2, 4))))
     assert orc.pos == Pos(2, 4)
+
+
+@pytest.mark.rule("C-MON-02")
+def test_an_unroused_guard_holds_its_square() -> None:
+    """A secret room's guards appear when the room is opened, whether or not they see a
+    hero; until one does, they hold (the rules refuse every move)."""
+    from undercroft.crawl.effects import RevealSecret
+    from undercroft.crawl.resolve import reveal_secret
+
+    state, _ = start(ruleset(ALCOVE, starts=("a",), placements=[("orc", "o")]), ["ana"])
+    state.revealed.discard("Crypt")
+    reveal_secret(state, RevealSecret(area="Crypt"))
+    orc = state.monsters["monster:orc-1"]
+    assert not orc.active
+    from undercroft.crawl.monsters import can_move, legal_monster_movement
+
+    assert not can_move(orc)
+    assert [
+        a for a in legal_monster_movement(state, state.pending) if isinstance(a, MonsterMove)
+    ] == []  # type: ignore[arg-type]
 
 
 @pytest.mark.rule("C-MON-01", "C-MON-04", "C-SURP-04")

@@ -261,16 +261,17 @@ def test_monsters_behind_a_door_once_jammed_cannot_be_surprised(
     assert bool(events(log, "monsters.surprised")) is orc_surprised
 
 
-@pytest.mark.rule("R-C-SURP-03", "C-TURN-04", "C-SURP-02")
+@pytest.mark.rule("R-C-SURP-03", "C-TURN-04", "C-SURP-02", "R-C-MON-01")
 def test_monsters_that_join_a_combat_bring_no_surprise_roll() -> None:
     rules = ruleset(DEN, starts=("a", "b"), placements=[("rat", "1"), ("orc", "o")])
     state, log = start(rules, ["ana", "bram"])
-    state.apply(Step(ANA, Pos(4, 1)))  # the neck comes into view: the rat
+    state.apply(Move(ANA, (Pos(4, 1), Pos(5, 1))))  # the rat comes into sight, not the orc
     assert state.pending is not None and state.pending.args["roll"] == "surprise"
+    assert "monster:orc-1" not in state.monsters  # monsters appear when seen (R-C-MON-01)
     roll(state, 5)
     roll(state, 5)
     assert state.monsters["monster:rat-1"].surprised
-    state.apply(Move(ANA, (Pos(5, 1), Pos(6, 1))))  # the den: the orc, no roll
+    state.apply(Step(ANA, Pos(6, 1)))  # the orc comes into sight: it joins, no roll
     assert "monster:orc-1" in state.monsters
     assert state.current_player() is Seat.HEROES
     assert len(events(log, "roll")) == 2

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections import deque
 
+import numpy as np
+
 from undercroft.core.dice import Band, D6Table, roll_event
 from undercroft.core.grid import Pos
+from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.crawl.actions import Action, Done, MonsterAbility, MonsterMove
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
 from undercroft.crawl.movement import distances_from
@@ -29,10 +32,33 @@ def note_patrol_corridors(state: State) -> None:
 
 
 def patrols_stopped(state: State) -> bool:
-    """C-MON-03: no more patrol rolls once every non-secret room is revealed."""
+    """C-MON-03: no more patrol rolls once every non-secret room is revealed.
+
+    Rooms the adventure leaves with no way in (no door or opening reaches them from the
+    start) are not part of its dungeon (ruling R-C-PATROL-03).
+    """
+    return rooms_in_play(state) <= state.revealed
+
+
+def rooms_in_play(state: State) -> set[str]:
+    """Non-secret rooms reachable from the start squares through any door."""
+    cached: set[str] | None = getattr(state, "_rooms_in_play", None)
+    if cached is not None:
+        return cached
     secret = state.ruleset.adventure.secret_areas
-    rooms = {a.name for a in state.grid.areas if a.kind == "room" and a.name not in secret}
-    return rooms <= state.revealed
+    reach = np.zeros(state.grid.terrain.shape, np.bool_)
+    finder = Pathfinder(state.ruleset.adventure.board, DoorPassage.ALL)
+    for start in state.ruleset.adventure.starts:
+        reach |= finder.distances_from(start) >= 0
+    rooms = {
+        info.name
+        for index, info in enumerate(state.grid.areas)
+        if info.kind == "room"
+        and info.name not in secret
+        and (reach & (state.grid.area == index)).any()
+    }
+    state._rooms_in_play = rooms  # type: ignore[attr-defined]
+    return rooms
 
 
 @task("patrols")

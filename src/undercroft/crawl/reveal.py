@@ -62,14 +62,20 @@ def is_ambusher(state: State, monster_id: str) -> bool:
 
 
 def place_monsters(state: State, seen: np.ndarray | None = None) -> list[str]:
-    """Place the adventure's monsters whose area is revealed (or square seen)."""
+    """Place the adventure's monsters that the heroes now see (C-TURN-04: movement
+    reveals monsters), or, with no ``seen`` (a secret room opened by an effect), every
+    monster of a revealed area. A guard placed on sight sees a hero at once, since sight
+    is symmetric (R-CORE-LOS-01), so no placed guard waits unseen (ruling R-C-MON-01)."""
     placed = []
     for index, placement in enumerate(state.ruleset.adventure.placements):
         if index in state.placed:
             continue
         area = state.area_of(placement.at)
-        visible = seen is not None and bool(seen[placement.at.y, placement.at.x])
-        if (area is not None and area in state.revealed) or (area is None and visible):
+        if seen is not None:
+            show = bool(seen[placement.at.y, placement.at.x])
+        else:
+            show = area is not None and area in state.revealed
+        if show:
             state.placed.add(index)
             placed.append(spawn(state, placement.monster, placement.at, None).id)
     return placed

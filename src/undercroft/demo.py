@@ -1,4 +1,4 @@
-"""``undercroft demo``: the core at work on a small map, printed for a newcomer.
+"""``undercroft demo``: the core at work on a small map, then a crawl adventure played.
 
 Shows a map from a content file, what a hero standing in it can see (C-LOS-01), the
 walking path to a goal with the doors shut and open (C-DIST-01), a shot that sight allows
@@ -113,11 +113,11 @@ def run(console: Console | None = None) -> None:
     console = console or Console()
     grid = demo_map()
     hero, goal = grid.markers["a"], grid.markers["b"]
-    console.rule("[bold]undercroft[/bold] — the core engine at work")
+    console.rule("[bold]undercroft[/bold] — dungeon rules, exactly as written")
     console.print(
         "undercroft runs dungeon rulesets exactly as written. This demo shows the shared "
-        "core: a map, what can be seen, how far things are, and exact dice odds. The crawl "
-        "and keep rulesets are built on it."
+        "core (a map, what can be seen, how far things are, exact dice odds) and then a "
+        "whole crawl adventure played by the built-in heroes and Dungeon Master."
     )
     areas = ", ".join(f"{a.name} ({a.kind})" for a in grid.areas)
     console.print(
@@ -132,7 +132,32 @@ def run(console: Console | None = None) -> None:
     console.print(_path_panel(grid, hero, goal))
     console.print(_fire_panel())
     console.print(_odds_table())
+    _crawl_game(console)
     console.print(
-        "Next: [bold]make test[/bold] runs the test suite; "
+        "Next: [bold]undercroft run crawl --explain[/bold] tells a game with the rule behind "
+        "every line; [bold]undercroft run keep --scenario trapworks --days 30[/bold] runs the "
+        "keep; [bold]make test[/bold] runs the test suite; "
         "[bold]undercroft rules --coverage[/bold] shows which rules are implemented."
     )
+
+
+def _crawl_game(console: Console, *, seed: int = 1, head: int = 40) -> None:
+    """Play the first adventure of the default pack with the built-in policies."""
+    from undercroft.crawl.content import default_pack
+    from undercroft.crawl.runner import play
+    from undercroft.render.narrate import narrate, summary_lines
+
+    pack = default_pack()
+    adventure = pack.campaign_order()[0]
+    party = list(pack.heroes)[:4]
+    result = play(pack.ruleset(adventure), party, seed=seed, scenario=adventure)
+    assert result.log is not None
+    console.rule(f"[bold]crawl[/bold]: {pack.adventures[adventure].name}")
+    console.print(pack.adventures[adventure].intro, highlight=False)
+    lines = list(narrate(result.log))
+    for line in lines[:head]:
+        console.print(line, markup=False, highlight=False)
+    if len(lines) > head:
+        console.print(f"  ... {len(lines) - head} more lines (undercroft run crawl --seed {seed})")
+    for line in summary_lines(result.state.summary()):
+        console.print(line, markup=False, highlight=False)

@@ -120,9 +120,9 @@ def run_crawl(
         adv = chosen.adventures[adventure_id]
         out.print(f"[bold]{adv.name}[/bold] — {adv.intro}".rstrip(" —"))
         for line in narrate(result.log, explain=explain):
-            out.print(line, markup=False)
+            out.print(line, markup=False, soft_wrap=True)
     for line in summary_lines(result.state.summary()):
-        out.print(line, markup=False)
+        out.print(line, markup=False, soft_wrap=True)
 
 
 def write_view(log: EventLog, path: Path, seat: Seat) -> None:
@@ -157,10 +157,10 @@ def replay(
         _fail(f"{file}: a {log.header.ruleset} log; replay tells crawl games.")
     out.print(f"[bold]{log.header.scenario}[/bold] (seed {log.header.seed}, {log.header.version})")
     for line in narrate(log, explain=explain):
-        out.print(line, markup=False)
+        out.print(line, markup=False, soft_wrap=True)
     if log.summary is not None:
         for line in summary_lines(log.summary.results):
-            out.print(line, markup=False)
+            out.print(line, markup=False, soft_wrap=True)
 
 
 campaign_app = typer.Typer(
@@ -245,9 +245,9 @@ def campaign_play(
         write_view(result.log, log, Seat.DM)
     if not quiet and result.log is not None:
         for line in narrate(result.log):
-            out.print(line, markup=False)
+            out.print(line, markup=False, soft_wrap=True)
     for line in summary_lines(result.state.summary()):
-        out.print(line, markup=False)
+        out.print(line, markup=False, soft_wrap=True)
     _show(current)
 
 

@@ -167,6 +167,8 @@ def narrate(log: EventLog, *, explain: bool = False) -> Iterator[str]:
             step = int(event.fields.get("squares", 1))
             moves[actor] = (count + step, list(event.fields["to"]))
             continue
+        if not explain and _routine(entry):
+            continue
         line = describe(entry)
         if line is None:
             continue
@@ -175,6 +177,17 @@ def narrate(log: EventLog, *, explain: bool = False) -> Iterator[str]:
             line += f"  [{', '.join(event.rules)}]"
         yield f"  {line}"
     yield from flush()
+
+
+def _routine(entry: LogEntry) -> bool:
+    """Rolls that changed nothing, told only with ``explain``: a Detect Traps number, a
+    trap search that found nothing, a patrol roll that brought no patrol."""
+    event, fields = entry.event, entry.event.fields
+    if event.type == "roll" and "C-TRAP-01" in event.rules:
+        return True
+    if event.type == "traps.detected" and not fields.get("found"):
+        return True
+    return event.type == "roll" and "C-MON-03" in event.rules and fields.get("outcome") == "none"
 
 
 def describe(entry: LogEntry) -> str | None:

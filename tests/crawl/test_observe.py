@@ -1,0 +1,73 @@
+"""The hidden-information contract: what the heroes' seat may and may not see."""
+
+from __future__ import annotations
+
+import pytest
+from crawl_kit import board, ruleset, start
+
+from undercroft.core.grid import AreaInfo, Pos
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import UNKNOWN, observe
+
+LAYOUT = board(
+    """
+    ##########
+    #ab.t#...#
+    #....+.o.#
+    ##########
+    """,
+    """
+    ##########
+    #HHHH#VVV#
+    #HHHH#VVV#
+    ##########
+    """,
+    {"H": AreaInfo("Hall"), "V": AreaInfo("Vault")},
+)
+
+
+def game():  # type: ignore[no-untyped-def]
+    rules = ruleset(LAYOUT, starts=("a", "b"), placements=[("orc", "o")], traps={"t": "pit"})
+    state, _ = start(rules, ["ana", "dell"])
+    dell = state.heroes["hero:dell"]
+    dell.items.append(state.new_item("tonic"))  # found face down
+    return state
+
+
+@pytest.mark.rule("C-TRAP-01", "C-IDENT-01")
+def test_the_heroes_see_no_hidden_trap_room_monster_or_item() -> None:
+    state = game()
+    heroes = observe(state, Seat.HEROES)
+    dm = observe(state, Seat.DM)
+    assert [t["at"] for t in heroes.traps] == []  # undetected
+    assert [t["at"] for t in dm.traps] == [[4, 1]]
+    rows = heroes.board.split("\n")
+    assert rows[1][6:9] == UNKNOWN * 3 and rows[2][6:9] == UNKNOWN * 3  # unrevealed Vault
+    assert dm.board.split("\n")[2][6:9] == "..."
+    assert heroes.monsters == () and "Vault" not in heroes.revealed
+    (tonic,) = [
+        i
+        for h in heroes.heroes
+        if h["id"] == "hero:dell"
+        for i in h["items"]
+        if i["kind"] == "potion"
+    ]
+    assert tonic["card"] is None and tonic["name"] == "unidentified potion"
+    (dm_tonic,) = [
+        i for h in dm.heroes if h["id"] == "hero:dell" for i in h["items"] if i["kind"] == "potion"
+    ]
+    assert dm_tonic["card"] == "tonic"
+
+
+@pytest.mark.rule("C-TRAP-01")
+def test_a_detected_trap_becomes_visible_to_the_heroes() -> None:
+    state = game()
+    state.traps[Pos(4, 1)].detected = True
+    assert [t["at"] for t in observe(state, Seat.HEROES).traps] == [[4, 1]]
+
+
+def test_legal_actions_are_given_only_to_the_seat_to_act() -> None:
+    state = game()
+    assert state.current_player() is Seat.HEROES
+    assert observe(state, Seat.HEROES).legal == tuple(state.legal_actions())
+    assert observe(state, Seat.DM).legal == ()

@@ -29,6 +29,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
+	$(BIN)/python benchmarks/bench_crawl.py
+	$(BIN)/python benchmarks/bench_keep.py
 
 # Re-pin: resolve the newest allowed versions in a scratch venv and freeze them.
 lock:

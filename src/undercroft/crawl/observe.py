@@ -90,6 +90,26 @@ def known_squares(state: State) -> np.ndarray:
     return known
 
 
+def board_text(state: State, full: bool) -> str:
+    """The board as ``full`` (DM) or hero eyes see it, cached like :func:`known_squares`."""
+    key = (
+        full,
+        state.grid.version,
+        len(state.revealed),
+        tuple(h.pos for h in state.active_heroes()),
+    )
+    cached = getattr(state, "_board_cache", None)
+    if cached is not None and cached[0] == key:
+        text: str = cached[1]
+        return text
+    chars = state.grid.char_array().copy()
+    if not full:
+        chars[~known_squares(state)] = UNKNOWN.encode()
+    text = "\n".join(row.tobytes().decode() for row in chars)
+    state._board_cache = (key, text)  # type: ignore[attr-defined]
+    return text
+
+
 def _item(state: State, uid: str, full: bool) -> dict[str, Any]:
     item = state.items[uid]
     card = state.ruleset.items[item.card]
@@ -106,10 +126,7 @@ def _item(state: State, uid: str, full: bool) -> dict[str, Any]:
 def observe(state: State, seat: Seat) -> Observation:
     """The view of ``seat`` (HEROES or DM; CHANCE sees what the DM sees)."""
     full = seat is not Seat.HEROES
-    chars = state.grid.char_array().copy()
-    if not full:
-        chars[~known_squares(state)] = UNKNOWN.encode()
-    board = "\n".join(row.tobytes().decode() for row in chars)
+    board = board_text(state, full)
     moving = state.pending is not None and state.pending.kind == "movement"
     heroes = tuple(
         {

@@ -18,11 +18,11 @@ import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import tree_sitter
 import tree_sitter_toml
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, model_validator
 
 from undercroft.core.grid import AreaInfo, Grid, MapError
 
@@ -300,23 +300,27 @@ class AreaSchema(Schema):
         return self
 
 
+def _readable_map(tiles: str) -> str:
+    """The text must read as a map in the map notation (the error names row and column)."""
+    try:
+        Grid.from_text(tiles)
+    except MapError as exc:
+        raise ValueError(str(exc)) from None
+    return tiles
+
+
+MapDrawing = Annotated[str, AfterValidator(_readable_map)]
+"""A ``tiles`` drawing in the map notation, checked when the file is validated."""
+
+
 class MapSchema(Schema):
     """A map file: ``kind = "map"``, a drawing, optional areas drawing and legend."""
 
     kind: str
     name: str
-    tiles: str
+    tiles: MapDrawing
     areas: str | None = None
     legend: dict[str, AreaSchema] = {}
-
-    @field_validator("tiles")
-    @classmethod
-    def _drawable(cls, tiles: str) -> str:
-        try:
-            Grid.from_text(tiles)
-        except MapError as exc:
-            raise ValueError(str(exc)) from None
-        return tiles
 
     @model_validator(mode="after")
     def _areas_fit(self) -> MapSchema:

@@ -23,6 +23,7 @@ from undercroft.core.content import (
     ContentError,
     ContentProblem,
     KeyPath,
+    MapDrawing,
     Schema,
     key_lines,
     line_of,
@@ -31,7 +32,7 @@ from undercroft.core.content import (
     register_kind,
     validate,
 )
-from undercroft.core.grid import DoorState, Grid, MapError, Pos
+from undercroft.core.grid import DoorState, Grid, Pos
 from undercroft.keep import building, commands, doors, jobs, movement, visitors
 from undercroft.keep.actors import Creature, Job, Master, Minion, Stance
 from undercroft.keep.building import PlacementError
@@ -200,7 +201,7 @@ class ScenarioSchema(Schema):
     description: str = ""
     rules: str | None = None
     days: Annotated[int, Field(ge=1)] = 30
-    tiles: str
+    tiles: MapDrawing
     portals: list[Ref]
     sanctum: Ref
     options: dict[str, Any] = Field(default_factory=dict)
@@ -213,15 +214,6 @@ class ScenarioSchema(Schema):
     structure: list[StructureSchema] = Field(default_factory=list)
     wire: list[WireSchema] = Field(default_factory=list)
     script: list[ScriptSchema] = Field(default_factory=list)
-
-    @field_validator("tiles")
-    @classmethod
-    def _drawable(cls, tiles: str) -> str:
-        try:
-            Grid.from_text(tiles)
-        except MapError as exc:
-            raise ValueError(str(exc)) from None
-        return tiles
 
 
 register_kind("keep-scenario", ScenarioSchema, "a keep dungeon: map, minions, structures, script")

@@ -44,6 +44,7 @@ from undercroft.crawl.actions import (
     Explore,
     FightStamina,
     Identify,
+    Jump,
     Leave,
     Memorize,
     MentalSpend,
@@ -184,6 +185,8 @@ class HeroParty:
         _, unknown, _ = board_arrays(obs.board)
         if not unknown.any() or obs.light <= 0:
             return True
+        if obs.goals and all(g["met"] or g["in_hand"] for g in obs.goals):
+            return True  # the goal is met: take it home
         heroes = [h for h in obs.heroes if h["pos"] is not None]
         if any(h["health"] == 0 for h in heroes) and not obs.monsters:
             return True
@@ -248,7 +251,10 @@ class HeroParty:
         traps = {Pos(*t["at"]) for t in obs.traps if t["armed"]}
         dist = distance_map(planning_costs(obs.board), here, bodies | traps)
         target = self.target(obs, hero, here, dist, leaving, monsters, unknown, chars)
-        if target is None or target == here:
+        if target is None:
+            # Boxed in by detected traps or furniture: try to jump it (C-JUMP-01).
+            return next((a for a in options if isinstance(a, Jump)), None)
+        if target == here:
             return None
         route = path_from(dist, walkable, target)
         if monsters and route and route[-1] in {p for p in monsters if p is not None}:

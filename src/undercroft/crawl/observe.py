@@ -42,6 +42,9 @@ class Observation:
     revealed: tuple[str, ...]
     legal: tuple[Action, ...] = field(default=())
     outcome: str | None = None
+    goals: tuple[dict[str, Any], ...] = ()
+    """The adventure's goals as the scenario text states them: ``met`` once achieved,
+    ``in_hand`` when a hero on the board holds the (identified) item to carry out."""
 
     def to_json(self) -> dict[str, Any]:
         from undercroft.crawl.actions import to_json
@@ -62,6 +65,7 @@ class Observation:
             "revealed": list(self.revealed),
             "legal": [to_json(a) for a in self.legal],
             "outcome": self.outcome,
+            "goals": list(self.goals),
         }
 
 
@@ -193,6 +197,29 @@ def observe(state: State, seat: Seat) -> Observation:
         revealed=revealed,
         legal=legal,
         outcome=state.outcome,
+        goals=goal_views(state),
+    )
+
+
+def goal_views(state: State) -> tuple[dict[str, Any], ...]:
+    """The goals with what the heroes can tell of them (the scenario text names them)."""
+    from undercroft.crawl.goals import goal_met
+
+    held = {
+        state.items[uid].card
+        for h in state.active_heroes()
+        for uid in h.items
+        if state.items[uid].identified
+    }
+    return tuple(
+        {
+            "id": g.id,
+            "text": g.text,
+            "kind": g.kind,
+            "met": goal_met(state, g),
+            "in_hand": g.kind == "carry" and g.target in held,
+        }
+        for g in state.ruleset.adventure.goals
     )
 
 

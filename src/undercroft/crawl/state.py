@@ -37,6 +37,11 @@ from undercroft.crawl.engine import Pending, Seat, Task
 from undercroft.crawl.ruleset import HeroProfile, ItemKind, Ruleset, Trait
 
 SAVE_FORMAT = 1
+REASONS = {
+    "escaped": "every surviving hero left the dungeon (C-END-01)",
+    "perished": "no hero is left alive in the dungeon",
+    "turn_cap": "the safety cap of {cap} turns was reached (Options.max_turns)",
+}
 
 
 class IllegalActionError(ValueError):
@@ -475,6 +480,7 @@ class State:
         heroes = list(self.heroes.values())
         return {
             "outcome": self.outcome,
+            "reason": REASONS.get(str(self.outcome), "").format(cap=self.options.max_turns),
             "turns": self.turn,
             "light": self.light,
             "escaped": [h.id for h in heroes if h.left],

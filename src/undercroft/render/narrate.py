@@ -205,7 +205,8 @@ def summary_lines(summary: Mapping[str, Any]) -> list[str]:
     """The headline results of a run."""
     return [
         f"Outcome: {summary.get('outcome')}   turns: {summary.get('turns')}   "
-        f"Light left: {summary.get('light')}",
+        f"Light left: {summary.get('light')}"
+        + (f"   ({summary['reason']})" if summary.get("reason") else ""),
         "Escaped: " + (", ".join(name(h) for h in summary.get("escaped", [])) or "nobody"),
         "Dead: " + (", ".join(name(h) for h in summary.get("dead", [])) or "nobody"),
         f"Treasure carried out: {summary.get('treasure', 0)}"

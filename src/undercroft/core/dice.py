@@ -13,6 +13,7 @@ Fraction(287, 432)
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -109,9 +110,14 @@ def outcomes(n: int = 1, sides: int = 6) -> list[ChanceOutcome]:
 
     Ordered, because the log records each die's natural (``fight`` events keep both).
     """
+    return list(_outcomes(n, sides))
+
+
+@functools.cache
+def _outcomes(n: int, sides: int) -> tuple[ChanceOutcome, ...]:
     p = Fraction(1, sides**n)
     faces = range(1, sides + 1)
-    return [ChanceOutcome(tuple(r), p) for r in itertools.product(faces, repeat=n)]
+    return tuple(ChanceOutcome(tuple(r), p) for r in itertools.product(faces, repeat=n))
 
 
 @dataclass(frozen=True, slots=True)

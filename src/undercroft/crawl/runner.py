@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from undercroft.core.dice import ChanceOutcome, DiceSampler, derive_seed
+from undercroft.core.dice import DiceSampler, derive_seed
 from undercroft.core.events import EventLog
 from undercroft.crawl.actions import Roll
 from undercroft.crawl.ai import make_policy
@@ -60,8 +60,9 @@ def play(
     while not state.is_terminal():
         seat = state.current_player()
         if seat is Seat.CHANCE:
-            node = [ChanceOutcome(a.natural, p) for a, p in state.chance_outcomes()]
-            state.apply(Roll(dice.sample(node).natural))
+            # Every chance node is n fair six-sided dice: rolling them samples it exactly.
+            assert state.pending is not None
+            state.apply(Roll(dice.roll(state.pending.args["dice"])))
             continue
         assert seat is not None
         state.apply(policies[seat].act(observe(state, seat)))

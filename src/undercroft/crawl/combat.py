@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from undercroft.core.events import fight_event
-from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, CastingChoice, Done, Evade, FightStamina
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
 from undercroft.crawl.ruleset import Trait
@@ -403,12 +402,9 @@ def hurt_hero(
     )
     rolls = []
     if was_at_door:
-        # C-DD-03: one extra roll each time it takes damage (per creature that hit it).
+        # C-DD-03, R-C-DD-01: one extra roll per creature that hit a hero already at 0;
+        # a hero brought to 0 by this blow waits for Turn End.
         rolls = [Task("deaths_door", {"hero": hero.id, "reason": "damage"}) for _ in blows]
     elif hero.health == 0:
         state.emit("deaths_door", ["C-FIGHT-06"], hero=hero.id)
     return rolls
-
-
-def adjacent_enemies(state: State, pos: Pos) -> list[Monster]:
-    return [m for m in state.monsters.values() if m.pos.is_adjacent(pos)]

@@ -12,7 +12,7 @@ its exact ``Fraction``. The state holds no RNG. Rules live in the rule-area modu
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
@@ -402,24 +402,9 @@ class State:
         """Heroes on the board, in party order."""
         return [h for h in self.heroes.values() if h.on_board]
 
-    def living_heroes(self) -> list[Hero]:
-        return [h for h in self.heroes.values() if not h.dead]
-
-    def monsters_on_board(self) -> list[Monster]:
-        return list(self.monsters.values())
-
     def in_combat(self) -> bool:
         """Monsters are on the board (C-CMB-01)."""
         return bool(self.monsters)
-
-    def figure_at(self, pos: Pos) -> str | None:
-        for hero in self.heroes.values():
-            if hero.on_board and hero.pos == pos:
-                return hero.id
-        for monster in self.monsters.values():
-            if monster.pos == pos:
-                return monster.id
-        return None
 
     def occupied(self) -> set[Pos]:
         """Squares holding a figure or a corpse (C-LOS-01: they block movement)."""
@@ -629,6 +614,3 @@ class State:
         except (OSError, json.JSONDecodeError) as exc:
             raise SaveError(f"{path}: cannot read the saved game: {exc}") from None
         return cls.from_json(ruleset, data, sink=sink)
-
-    def iter_positions(self) -> Iterator[Pos]:
-        return self.grid.positions()

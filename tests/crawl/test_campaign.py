@@ -185,3 +185,16 @@ def test_a_campaign_survives_a_process_restart(tmp_path: Path) -> None:
     play(db, "x")  # this process carries on where the other one stopped
     assert json.dumps(status(db, "x").played) == json.dumps(status(reference, "x").played)
     assert status(db, "x").heroes == status(reference, "x").heroes
+
+
+def test_a_database_that_cannot_be_used_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("not a database")
+    with pytest.raises(CampaignError, match="cannot open the campaign database"):
+        status(bad, "x")
+    from typer.testing import CliRunner
+
+    from undercroft.cli import app
+
+    result = CliRunner().invoke(app, ["campaign", "status", "x", "--db", str(bad)])
+    assert result.exit_code == 2 and "bad.sqlite" in result.stderr

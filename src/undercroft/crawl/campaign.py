@@ -77,10 +77,15 @@ def default_db() -> Path:
 
 @contextmanager
 def connect(db: Path) -> Iterator[sqlite3.Connection]:
-    db.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(db)
+    """Open (and create if need be) the campaign database; a path that cannot hold one is
+    a :class:`CampaignError` naming it."""
     try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(db)
         conn.executescript(SCHEMA)
+    except (OSError, sqlite3.Error) as exc:
+        raise CampaignError(f"{db}: cannot open the campaign database: {exc}") from None
+    try:
         yield conn
     finally:
         conn.close()

@@ -36,3 +36,12 @@ def test_readme_quickstart_has_the_two_commands() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "make demo" in readme and "make test" in readme
     assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_the_crawl_guide_example_runs() -> None:
+    text = (ROOT / "docs" / "crawl.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)[:1]
+    namespace: dict[str, object] = {}
+    exec(compile(example, "docs/crawl.md", "exec"), namespace)  # noqa: S102
+    state = namespace["state"]
+    assert state.is_terminal()  # type: ignore[attr-defined]

@@ -131,9 +131,8 @@ def distance_map(costs: NDArray[np.int32], origin: Pos, blocked: set[Pos]) -> ND
     return dist
 
 
-def path_from(dist: NDArray[np.int32], walkable: NDArray[np.bool_], goal: Pos) -> list[Pos]:
+def path_from(dist: NDArray[np.int32], goal: Pos) -> list[Pos]:
     """Walk back down a distance map from ``goal`` to its origin (origin excluded)."""
-    del walkable
     steps = tcod.path.hillclimb2d(dist, (goal.y, goal.x), True, False).tolist()
     # hillclimb2d walks from the goal down to the origin: reverse it, drop the origin.
     return [Pos(x, y) for y, x in reversed(steps)][1:]
@@ -256,7 +255,7 @@ class HeroParty:
             return next((a for a in options if isinstance(a, Jump)), None)
         if target == here:
             return None
-        route = path_from(dist, walkable, target)
+        route = path_from(dist, target)
         if monsters and route and route[-1] in {p for p in monsters if p is not None}:
             route = route[:-1]
         # Walk the known part of the route; a shut door on it is forced first.

@@ -40,7 +40,7 @@ def open_door_roll(state: State, args: dict[str, object], natural: tuple[int, ..
     hero = state.heroes[str(args["hero"])]
     at = Pos(*args["door"])  # type: ignore[misc]
     door = state.doors[at]
-    modifiers = {"Strong": 1} if state.has_trait(hero, Trait.STRONG) else {}
+    modifiers = state.trait_bonus(hero, Trait.STRONG)
     rules = ["C-DOOR-01"] + (["C-DOOR-02"] if modifiers else [])
     outcome = OPEN_DOORS.outcome(natural[0] + sum(modifiers.values()))
     state.emit_event(

@@ -315,7 +315,7 @@ def jump_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -
     over = Pos(*args["over"])  # type: ignore[misc]
     assert hero.pos is not None
     landing = Pos(2 * over.x - hero.pos.x, 2 * over.y - hero.pos.y)
-    modifiers = {"Agile": 1} if state.has_trait(hero, Trait.AGILE) else {}
+    modifiers = state.trait_bonus(hero, Trait.AGILE)
     rules = ["C-JUMP-01"] + (["C-JUMP-02"] if modifiers else [])
     outcome = JUMP.outcome(natural[0] + sum(modifiers.values()))
     state.emit_event(

@@ -285,9 +285,7 @@ def trait_test_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]
     effect = parse(context["effect"])
     assert isinstance(effect, fx.TraitTest)
     hero = state.heroes[context["hero"]]
-    modifiers: dict[str, int] = (
-        {effect.trait: 1} if state.has_trait(hero, Trait(effect.trait)) else {}
-    )
+    modifiers = state.trait_bonus(hero, Trait(effect.trait))
     total = natural[0] + sum(modifiers.values())
     passed = total >= effect.target
     state.emit_event(
@@ -316,13 +314,12 @@ def text_detect_task(state: State, t: Task) -> None:
 @roll("text_detect")
 def text_detect_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) -> None:
     """C-TRAP-02: 1-3 fails, 4-6 succeeds (Perceptive and Light apply, C-TRAP-04)."""
-    from undercroft.crawl.traps import detection_modifiers
 
     context = args["context"]
     effect = parse(context["effect"])
     assert isinstance(effect, fx.DetectTrapsRoll)
     hero = state.heroes[context["hero"]]
-    modifiers = detection_modifiers(state, hero)
+    modifiers = state.perception_modifiers(hero)
     outcome = DETECT_BY_TEXT.outcome(natural[0] + sum(modifiers.values()))
     state.emit_event(roll_event(["C-TRAP-02"], hero.id, natural, outcome, modifiers=modifiers))
     rest = {k: v for k, v in context.items() if k != "effect"}

@@ -13,7 +13,7 @@ import numpy as np
 from undercroft.core.dice import Band, D6Table, roll_event
 from undercroft.core.grid import Pos
 from undercroft.crawl.engine import Task, roll, task
-from undercroft.crawl.ruleset import Encounter, Trait
+from undercroft.crawl.ruleset import Encounter
 from undercroft.crawl.state import Monster, State
 
 # C-SURP-01: 1-2 surprised, 3+ ready. Perceptive +1 (C-SURP-03), Light 0 -1 (C-LIGHT-02).
@@ -159,16 +159,6 @@ def surprise_roll_task(state: State, t: Task) -> None:
         state.ask_roll("surprise", hero=t.args["hero"], ambush=t.args["ambush"])
 
 
-def surprise_modifiers(state: State, hero_id: str) -> dict[str, int]:
-    hero = state.heroes[hero_id]
-    modifiers: dict[str, int] = {}
-    if state.has_trait(hero, Trait.PERCEPTIVE):
-        modifiers["Perceptive"] = 1
-    if state.light_penalty():
-        modifiers["light"] = state.light_penalty()
-    return modifiers
-
-
 def surprise_end_turn(state: State) -> int:
     """The turn at whose Turn End a surprise rolled now ends (ruling R-C-SURP-01): it
     covers the first combat turn of the encounter (``surprise_turns`` combat turns in
@@ -181,7 +171,7 @@ def surprise_end_turn(state: State) -> int:
 def surprise_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
     """C-SURP-01/03/04 and C-LIGHT-02."""
     hero = state.heroes[str(args["hero"])]
-    modifiers = surprise_modifiers(state, hero.id)
+    modifiers = state.perception_modifiers(hero)
     rules = ["C-SURP-01"]
     if "Perceptive" in modifiers:
         rules.append("C-SURP-03")

@@ -459,6 +459,21 @@ class State:
         """-1 at Light 0 (C-LIGHT-02), else 0."""
         return -1 if self.light <= 0 else 0
 
+    def trait_bonus(self, hero: Hero, trait: Trait) -> dict[str, int]:
+        """``{trait: +1}`` if the hero has the trait, else nothing: the one way a trait
+        modifies a roll (C-SETUP-05), named after the trait as the log contract says."""
+        return {trait.value: 1} if self.has_trait(hero, trait) else {}
+
+    def perception_modifiers(self, hero: Hero) -> dict[str, int]:
+        """The modifiers of Surprise and Detect Traps rolls alike: Perceptive +1
+        (C-SURP-03, C-TRAP-04) and -1 at Light 0 (C-LIGHT-02)."""
+        modifiers: dict[str, int] = {}
+        if self.has_trait(hero, Trait.PERCEPTIVE):
+            modifiers["Perceptive"] = 1
+        if self.light_penalty():
+            modifiers["light"] = self.light_penalty()
+        return modifiers
+
     # -- summary, clone, save/load ---------------------------------------------------------
 
     def summary(self) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from undercroft.core.dice import Band, D6Table, roll_event
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, Disarm
 from undercroft.crawl.engine import Task, roll, task
-from undercroft.crawl.ruleset import Trait
 from undercroft.crawl.state import Hero, State
 
 # C-TRAP-02: a Detect Traps roll called for by text: 1-3 fail, 4-6 success.
@@ -89,16 +88,6 @@ def disarm_roll(state: State, args: dict[str, object], natural: tuple[int, ...])
         spring(state, at, hero.id, ("C-TRAP-03",))  # 1: the hero springs it and suffers it
 
 
-def detection_modifiers(state: State, hero: Hero) -> dict[str, int]:
-    """Perceptive +1, Light 0 -1 (C-TRAP-04, C-LIGHT-02)."""
-    modifiers: dict[str, int] = {}
-    if state.has_trait(hero, Trait.PERCEPTIVE):
-        modifiers["Perceptive"] = 1
-    if state.light_penalty():
-        modifiers["light"] = state.light_penalty()
-    return modifiers
-
-
 @task("detect_traps")
 def detect_traps_task(state: State, t: Task) -> None:
     hero = state.heroes[t.args["hero"]]
@@ -112,7 +101,7 @@ def detect_traps_roll(state: State, args: dict[str, object], natural: tuple[int,
     (walking distance, R-CORE-DIST-01) that it can see. Heroes learn only whether
     something was found; the roll event is for the DM's eyes (the observer hides it)."""
     hero = state.heroes[str(args["hero"])]
-    modifiers = detection_modifiers(state, hero)
+    modifiers = state.perception_modifiers(hero)
     radius = max(0, natural[0] + sum(modifiers.values()))
     rules = ["C-TRAP-01"] + (
         ["C-TRAP-04"] if "Perceptive" in modifiers or "light" in modifiers else []

@@ -99,11 +99,8 @@ def deaths_door_roll(state: State, args: dict[str, object], natural: tuple[int, 
     from undercroft.core.dice import roll_event
 
     hero = state.heroes[str(args["hero"])]
-    modifiers = {}
-    rules = ["C-DD-01"]
-    if state.has_trait(hero, Trait.IRON_WILLED):
-        modifiers["Iron-Willed"] = 1
-        rules.append("C-DD-04")
+    modifiers = state.trait_bonus(hero, Trait.IRON_WILLED)
+    rules = ["C-DD-01"] + (["C-DD-04"] if modifiers else [])
     if args["reason"] == "damage":
         rules.append("C-DD-03")
     outcome = DEATHS_DOOR.outcome(natural[0] + sum(modifiers.values()))

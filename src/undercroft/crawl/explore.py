@@ -189,7 +189,7 @@ def on_explore_action(state: State, _: Pending, action: Action) -> None:
     elif isinstance(action, UseItem):
         use_item(state, action)
     else:
-        cast_now(state, action)
+        cast_now(state, action, CastingTime.EXPLORE)
 
 
 @roll("identify")

@@ -251,6 +251,9 @@ class Options:
     corpse_items: Literal["one", "any"] = "one"
     """R-C-TRADE-01: "one" = an item taken from a corpse is the hero's one item received
     in Trade Items (C-TURN-06); "any" = a hero may take any number of a corpse's items."""
+    blind_scroll: Literal["spent", "kept"] = "spent"
+    """R-C-IDENT-01: "spent" = a scroll read blind is used up even when its spell does not
+    take effect; "kept" = such a scroll stays in the reader's hand, face up."""
 
     def as_dict(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}

@@ -37,8 +37,12 @@ def scroll_spell(state: State, uid: str) -> str | None:
 
 
 def locked(state: State, hero: Hero, spell_id: str) -> bool:
-    """C-SPELL-03: a spell whose ongoing effect lasts cannot be cast again."""
-    return spell_id in hero.ongoing
+    """C-SPELL-03: a spell whose ongoing effect lasts cannot be cast again. The effect is
+    one thing in play whoever cast it, so nobody may cast the spell while it lasts
+    (R-C-SPELL-02); ``Options.ongoing_lock = "caster"`` bars only its caster."""
+    if state.options.ongoing_lock == "caster":
+        return spell_id in hero.ongoing
+    return any(spell_id in h.ongoing for h in state.heroes.values())
 
 
 def castable(

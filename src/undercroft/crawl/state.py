@@ -89,6 +89,7 @@ class Hero:
     gave: bool = False
     received: bool = False
     ongoing: dict[str, int] = field(default_factory=dict)
+    """Spells this hero cast whose ongoing effect lasts, with the turns left (C-SPELL-03)."""
 
     @property
     def on_board(self) -> bool:

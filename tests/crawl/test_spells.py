@@ -383,6 +383,7 @@ def test_magic_comes_back_only_by_resting() -> None:
     advance(state, "movement", 3)
     assert state.turn == 2 and dell.magic == 1  # Turn Start gave no Magic
     state.apply(Rest("hero:dell"))
+    roll(state, 3)  # the DM's Detect Traps roll, resting or not (C-TRAP-01)
     assert state.turn == 3 and dell.magic == 3  # rested: +2 for a Learned hero
     recovered = events(log, "recovered")
     assert [e["magic"] for e in recovered if e["rested"]] == [3]

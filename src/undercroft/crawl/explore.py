@@ -224,12 +224,12 @@ def identify_at_end(state: State) -> None:
 
 @task("trap_detection")
 def trap_detection(state: State, _: Task) -> None:
-    """C-TRAP-01: last in Explore, one hidden Detect Traps roll per hero."""
+    """C-TRAP-01: last in Explore, one hidden Detect Traps roll per hero on the board.
+    The roll is the DM's, not something the hero does, so a resting hero gets one too
+    (C-REST-01 stops only the hero's own actions)."""
     if state.in_combat():
         return
-    state.push(
-        *(Task("detect_traps", {"hero": h.id}) for h in state.active_heroes() if not h.resting)
-    )
+    state.push(*(Task("detect_traps", {"hero": h.id}) for h in state.active_heroes()))
 
 
 # -- Trade Items (C-TURN-06) -------------------------------------------------------------

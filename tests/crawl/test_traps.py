@@ -22,7 +22,7 @@ from crawl_kit import (
 from undercroft.core.events import EventLog
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl import effects as fx
-from undercroft.crawl.actions import Disarm, Done, Move, Rest, Step
+from undercroft.crawl.actions import Disarm, Done, Explore, Move, Rest, Step
 from undercroft.crawl.ruleset import Options, RoomText
 from undercroft.crawl.state import State
 
@@ -146,11 +146,12 @@ def test_detect_traps_roll_called_by_room_text(
                 on_success=(fx.GiveItem(item="gem"),), on_fail=(fx.Damage(amount=1, who="self"),)
             ),
         ),
-        explorers_only=False,
     )
     hall = board("#####\n#a..#\n#####", "#####\n#HHH#\n#####", {"H": AreaInfo("Hall")})
     rules = ruleset(hall, room_texts=[text], options=Options(light=light))
     state, _ = start(rules, [hero])
+    play_to(state, "explore_choice")
+    state.apply(Explore(f"hero:{hero}", True))  # the found gem goes to an explorer
     play_to(state, "text_detect")
 
     def judged(copy: State, log: EventLog) -> tuple[object, int, int]:

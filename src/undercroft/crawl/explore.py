@@ -117,11 +117,7 @@ def legal_explore_actions(state: State, _: Pending) -> list[Action]:
             for uid in hero.items:
                 item = state.items[uid]
                 card = state.ruleset.items[item.card]
-                if (
-                    not item.identified
-                    and not item.never
-                    and card.kind in (ItemKind.POTION, ItemKind.SCROLL, ItemKind.MAGIC)
-                ):
+                if not item.identified and not item.never and card.kind.face_down:
                     actions.append(Identify(hero.id, uid))
         actions.extend(usable_items(state, hero))
         actions.extend(cast_actions(state, hero, CastingTime.EXPLORE))

@@ -144,6 +144,12 @@ class ItemKind(enum.Enum):
     MAGIC = "magic"
     """A magic item: unusable until identified (C-IDENT-03)."""
 
+    @property
+    def face_down(self) -> bool:
+        """Whether this deck's cards arrive unidentified: potions, scrolls, magic items
+        (C-IDENT-01)."""
+        return self in (ItemKind.POTION, ItemKind.SCROLL, ItemKind.MAGIC)
+
 
 @dataclass(frozen=True)
 class ItemCard:

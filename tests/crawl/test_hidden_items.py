@@ -21,6 +21,7 @@ not; the observation after the action that brought it is not compared either.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -42,13 +43,14 @@ from undercroft.crawl.actions import (
     ChooseTarget,
     Done,
     Evade,
+    Leave,
     Roll,
     UseItem,
 )
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe, observe_entry
-from undercroft.crawl.ruleset import ItemCard, ItemKind, Options
+from undercroft.crawl.ruleset import Goal, ItemCard, ItemKind, Options
 from undercroft.crawl.state import State
 
 PACK = default_pack()
@@ -440,3 +442,21 @@ def test_a_spell_begun_blind_is_not_named_to_the_heroes_when_kept_failed_or_lost
     read = how == "keep"
     assert [t for t, _ in dm_log(games[0])].count("scroll.read") == int(read)
     assert games[1].heroes["hero:ana"].items == ([] if read else [the_item(games[1])])
+
+
+@pytest.mark.rule("C-IDENT-01", "C-END-01")
+def test_a_carry_goal_met_with_a_face_down_item_is_not_shown_to_the_heroes() -> None:
+    goal = Goal("vial", "Carry the healing vial out.", "carry", "tonic")
+    games = []
+    for card in ("tonic", "dud"):
+        state = holding(HALL, card, exits=("a",))
+        state.ruleset = dataclasses.replace(
+            state.ruleset, adventure=dataclasses.replace(state.ruleset.adventure, goals=(goal,))
+        )
+        state.apply(Leave("hero:ana"))  # out with the potion, face down; Dell stays in
+        games.append(state)
+    tonic, dud = games
+    assert [g["met"] for g in observe(tonic, Seat.DM).goals] == [True]
+    assert [g["met"] for g in observe(dud, Seat.DM).goals] == [False]
+    assert [g["met"] for g in observe(tonic, Seat.HEROES).goals] == [False]
+    assert observe(tonic, Seat.HEROES) == observe(dud, Seat.HEROES)

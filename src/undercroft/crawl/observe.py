@@ -208,12 +208,14 @@ def observe(state: State, seat: Seat) -> Observation:
         revealed=revealed,
         legal=legal,
         outcome=state.outcome,
-        goals=goal_views(state),
+        goals=goal_views(state, full),
     )
 
 
-def goal_views(state: State) -> tuple[dict[str, Any], ...]:
-    """The goals with what the heroes can tell of them (the scenario text names them)."""
+def goal_views(state: State, full: bool = True) -> tuple[dict[str, Any], ...]:
+    """The goals with what the seat can tell of them (the scenario text names them). The
+    heroes do not know that a face-down item carried out is the one a goal names, so for
+    them such a goal is met only once the item is identified (C-IDENT-01)."""
     from undercroft.crawl.goals import goal_met
 
     held = {
@@ -222,16 +224,28 @@ def goal_views(state: State) -> tuple[dict[str, Any], ...]:
         for uid in h.items
         if state.items[uid].identified
     }
+    out = {
+        state.items[uid].card
+        for h in state.heroes.values()
+        if h.left
+        for uid in h.items
+        if full or state.items[uid].identified
+    }
     return tuple(
         {
             "id": g.id,
             "text": g.text,
             "kind": g.kind,
-            "met": goal_met(state, g),
+            "met": goal_met(state, g)
+            and (g.kind != "carry" or g.id in state.goals_met or g.target in out),
             "in_hand": g.kind == "carry" and g.target in held,
         }
         for g in state.ruleset.adventure.goals
     )
+
+
+BLIND_FIELDS = ("card", "spell")
+"""What the heroes' view drops from an event about a face-down item."""
 
 
 def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
@@ -251,7 +265,3 @@ def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
         for key in BLIND_FIELDS:
             fields.pop(key, None)
     return LogEntry(entry.seq, entry.time, Event(event.type, event.rules, fields))
-
-
-BLIND_FIELDS = ("card", "spell")
-"""What the heroes' view drops from an event about a face-down item."""

@@ -144,6 +144,43 @@ def test_too_few_heroes_loses_the_campaign_except_on_the_final_adventure(
     assert status(db2, "y").status == "won"
 
 
+def perished(adventure: str, party: list[str], *, slain: list[str]):  # type: ignore[no-untyped-def]
+    """The whole party died in ``adventure`` after slaying a monster of each kind in
+    ``slain``; the adventure ends as the engine ends it (goals judged, C-END-01)."""
+    state = new_game(default_pack().ruleset(adventure), party)
+    for kind in slain:  # came onto the board, and is no longer on it: slain
+        state.counters[f"monster:{kind}"] = 1
+        state.monsters = {k: m for k, m in state.monsters.items() if m.kind != kind}
+    for hero in state.heroes.values():
+        hero.dead = True
+    state.finish("perished")
+    return state
+
+
+@pytest.mark.rule("C-CAMP-01", "R-C-CAMP-01")
+@pytest.mark.parametrize(("slain", "outcome"), [(["ash-king"], "won"), ([], "lost")])
+def test_heroes_who_all_die_destroying_the_final_foe_win_the_campaign(
+    tmp_path: Path, slain: list[str], outcome: str
+) -> None:
+    pack = default_pack()
+    final = next(a for a in pack.campaign_order() if pack.adventures[a].final)
+    assert [(g.kind, g.target) for g in pack.adventures[final].goals if g.kind == "slay"] == [
+        ("slay", "ash-king")
+    ]
+    db = tmp_path / "c.sqlite"
+    new(db, "x", PARTY4)
+    state = perished(final, PARTY4, slain=slain)
+    assert state.summary()["outcome"] == "perished" and state.summary()["escaped"] == []
+    assert ("ash-king" in state.goals_met) == bool(slain)
+    record(db, "x", final, state)
+    after = status(db, "x")
+    # They gave their lives to vanquish evil: the campaign is won; without the Ash King
+    # destroyed, a party that perished loses it.
+    assert after.status == outcome
+    assert {h.hero: h.status for h in after.heroes if h.hero in PARTY4} == {h: DEAD for h in PARTY4}
+    assert after.played[-1]["outcome"] == "perished"
+
+
 def test_a_crash_mid_adventure_loses_nothing_and_a_restart_replays_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

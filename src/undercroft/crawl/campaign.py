@@ -6,7 +6,8 @@ is gone, unless the party brought the corpse out (C-DEATH-03): then its gear com
 to the party and the hero can be revived with an item that revives (the Elixir of Life,
 the Holy Talisman), which is used up. A player whose hero died picks a new, unused hero
 (C-CAMP-01; heroes are finite). If after an adventure there are fewer living heroes than
-players the campaign is lost, unless the heroes died completing the final adventure.
+players the campaign is lost, unless the heroes died completing the final adventure:
+some hero escaped it, or they all perished destroying its foe (R-C-CAMP-01).
 
 Everything lives in one SQLite database (default: ``campaigns.sqlite`` in the user's
 data folder; ``--db`` or ``UNDERCROFT_DATA`` move it). An adventure's results are written
@@ -217,7 +218,13 @@ def _record(
             updates[hid] = (DEAD, [])
     # Gear of rescued corpses went to their rescuers during play (movement.leave).
     final = pack.adventures[adventure].final
-    completed = summary["outcome"] == "escaped"
+    # C-CAMP-01, R-C-CAMP-01: the final adventure is completed if some hero escaped, or
+    # if the heroes all perished destroying its foe (every slay goal met).
+    slay = {g.id for g in pack.adventures[adventure].goals if g.kind == "slay"}
+    gave_their_lives = (
+        final and summary["outcome"] == "perished" and bool(slay) and slay <= state.goals_met
+    )
+    completed = summary["outcome"] == "escaped" or gave_their_lives
     # C-DEATH-03: revive fallen heroes with items that revive, if the party holds any.
     for hid, (hero_status, _items) in list(updates.items()):
         if hero_status != FALLEN:

@@ -494,8 +494,16 @@ def _check_refs(
     effects: tuple[AnyEffect, ...],
     problems: _Problems,
 ) -> None:
-    """Effects may only give existing items and spawn existing monsters."""
+    """Effects may only give existing items and spawn existing monsters; only an item
+    gives back Magic (C-SPELL-05: Magic is regained by resting, apart from certain
+    items), so a room text, spell, trap or monster ability that does is refused."""
     for here, e in _walk(effects, path):
+        if isinstance(e, fx.RestoreMagic) and path[0] != "item":
+            problems.add(
+                file, text, here,
+                "only resting and certain items give back Magic (C-SPELL-05): give an item "
+                "that restores it instead (a give_item effect)",
+            )  # fmt: skip
         if isinstance(e, fx.GiveItem) and e.item not in pack.items:
             problems.add(
                 file, text, (*here, "item"), f"unknown item {e.item!r}", tuple(sorted(pack.items))

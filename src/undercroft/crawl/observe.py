@@ -127,6 +127,17 @@ def _item(state: State, uid: str, full: bool) -> dict[str, Any]:
     }
 
 
+def _casting(casting: dict[str, Any] | None, full: bool) -> dict[str, Any] | None:
+    """The spell a hero is casting; the heroes do not see which spell a face-down scroll
+    holds before it is read (R-C-IDENT-01)."""
+    if casting is None:
+        return None
+    shown = dict(casting)
+    if casting.get("blind") and not full:
+        shown["spell"] = None
+    return shown
+
+
 def observe(state: State, seat: Seat) -> Observation:
     """The view of ``seat`` (HEROES or DM; CHANCE sees what the DM sees)."""
     full = seat is not Seat.HEROES
@@ -148,7 +159,7 @@ def observe(state: State, seat: Seat) -> Observation:
             "acted": h.acted,
             "jumped": h.jumped,
             "spells": list(h.spells),
-            "casting": None if h.casting is None else dict(h.casting),
+            "casting": _casting(h.casting, full),
             "items": [_item(state, uid, full) for uid in h.items],
         }
         for h in state.heroes.values()
@@ -197,12 +208,14 @@ def observe(state: State, seat: Seat) -> Observation:
         revealed=revealed,
         legal=legal,
         outcome=state.outcome,
-        goals=goal_views(state),
+        goals=goal_views(state, full),
     )
 
 
-def goal_views(state: State) -> tuple[dict[str, Any], ...]:
-    """The goals with what the heroes can tell of them (the scenario text names them)."""
+def goal_views(state: State, full: bool = True) -> tuple[dict[str, Any], ...]:
+    """The goals with what the seat can tell of them (the scenario text names them). The
+    heroes do not know that a face-down item carried out is the one a goal names, so for
+    them such a goal is met only once the item is identified (C-IDENT-01)."""
     from undercroft.crawl.goals import goal_met
 
     held = {
@@ -211,16 +224,28 @@ def goal_views(state: State) -> tuple[dict[str, Any], ...]:
         for uid in h.items
         if state.items[uid].identified
     }
+    out = {
+        state.items[uid].card
+        for h in state.heroes.values()
+        if h.left
+        for uid in h.items
+        if full or state.items[uid].identified
+    }
     return tuple(
         {
             "id": g.id,
             "text": g.text,
             "kind": g.kind,
-            "met": goal_met(state, g),
+            "met": goal_met(state, g)
+            and (g.kind != "carry" or g.id in state.goals_met or g.target in out),
             "in_hand": g.kind == "carry" and g.target in held,
         }
         for g in state.ruleset.adventure.goals
     )
+
+
+BLIND_FIELDS = ("card", "spell")
+"""What the heroes' view drops from an event about a face-down item."""
 
 
 def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
@@ -233,8 +258,10 @@ def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
         return None  # C-TRAP-01: the Detect Traps number is never shown
     if event.type == "traps.detected":
         fields = {"hero": fields["hero"], "found": fields["found"], "squares": fields["squares"]}
-    elif event.type in ("item.found", "item.used"):
-        identified = fields.get("identified", not fields.get("blind", False))
-        if not identified:
-            fields.pop("card", None)  # C-IDENT-01: face down until identified
+    elif fields.get("blind") or fields.get("identified") is False:
+        # C-IDENT-01, R-C-IDENT-01: what a face-down item is, or which spell a scroll not
+        # yet read holds, stays hidden; every event about one says so with ``blind``
+        # (``identified`` false on ``item.found``).
+        for key in BLIND_FIELDS:
+            fields.pop(key, None)
     return LogEntry(entry.seq, entry.time, Event(event.type, event.rules, fields))

@@ -34,7 +34,7 @@ from undercroft.core.sight import Sight
 from undercroft.crawl import engine
 from undercroft.crawl.actions import Action, Roll
 from undercroft.crawl.engine import Pending, Seat, Task
-from undercroft.crawl.ruleset import HeroProfile, ItemKind, Ruleset, Trait
+from undercroft.crawl.ruleset import HeroProfile, Ruleset, Trait
 
 SAVE_FORMAT = 1
 REASONS = {
@@ -89,6 +89,7 @@ class Hero:
     gave: bool = False
     received: bool = False
     ongoing: dict[str, int] = field(default_factory=dict)
+    """Spells this hero cast whose ongoing effect lasts, with the turns left (C-SPELL-03)."""
 
     @property
     def on_board(self) -> bool:
@@ -450,7 +451,7 @@ class State:
         """Create an item instance; potions, scrolls and magic items start face down."""
         info = self.ruleset.items[card]
         if identified is None:
-            identified = info.kind not in (ItemKind.POTION, ItemKind.SCROLL, ItemKind.MAGIC)
+            identified = not info.kind.face_down
         uid = self.new_id("item")
         self.items[uid] = Item(uid, card, identified, uses=info.uses)
         return uid

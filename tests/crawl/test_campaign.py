@@ -17,6 +17,7 @@ from undercroft.crawl.campaign import (
     PARTY,
     CampaignError,
     _record,
+    connect,
     new,
     play,
     status,
@@ -51,7 +52,9 @@ def ended(
 def record(db: Path, name: str, adventure: str, state) -> None:  # type: ignore[no-untyped-def]
     current = status(db, name)
     party = [h.hero for h in current.heroes if h.status == PARTY]
-    _record(db, name, default_pack(), current, adventure, len(current.played), 1, party, state)
+    with connect(db) as conn:
+        _record(conn, name, default_pack(), current, adventure, len(current.played), 1, party, state)
+        conn.commit()
 
 
 def roles(db: Path, name: str) -> dict[str, tuple[str, tuple[str, ...]]]:

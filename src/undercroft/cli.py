@@ -76,6 +76,8 @@ def check(
         if not root.exists():
             fail(f"{root}: no such file or folder.")
         crawl_files: list[Path] = []
+        if root.is_dir() and not any(root.rglob("*.toml")):
+            fail(f"{root}: a folder with no *.toml content files in it (nor below it).")
         for path in iter_content_files(root):
             checked += 1
             try:

@@ -65,14 +65,17 @@ def interruptible(command: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-def check_paths(outputs: Named = (), inputs: Named = (), *, streamed: tuple[str, ...] = ()) -> None:
-    """Exit 2 unless every input is a readable file and every output can be written
-    (not over an input, not one file for two outputs), before any work starts."""
+def check_paths(
+    outputs: Named = (), inputs: Named = (), *, streamed: tuple[str, ...] = (), uses: Named = ()
+) -> None:
+    """Exit 2 unless every input is a readable file and every output can be written (not
+    over an input or a file the command ``uses``, not one file for two outputs), before
+    any work starts. ``uses``: paths the command opens itself (a database)."""
     try:
         for option, path in inputs:
-            if path is not None and not path.is_dir():
+            if path is not None:
                 check_input(path, option)
-        check_outputs(outputs, inputs, streamed=streamed)
+        check_outputs(outputs, [*inputs, *uses], streamed=streamed)
     except PathError as exc:
         fail(str(exc))
 

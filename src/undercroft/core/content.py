@@ -297,7 +297,11 @@ def check_file(path: Path) -> BaseModel:
         lines = key_lines(text)
         message = "missing the top-level key 'kind'" if kind is None else f"unknown kind {kind!r}"
         raise ContentError(
-            [ContentProblem(str(path), line_of(lines, ("kind",)), "kind", message, tuple(_KINDS))]
+            [
+                ContentProblem(
+                    str(path), line_of(lines, ("kind",)), "kind", message, tuple(sorted(_KINDS))
+                )
+            ]
         )
     return validate(data, _KINDS[kind].model, text, str(path))
 

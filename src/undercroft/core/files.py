@@ -67,15 +67,17 @@ def check_input(path: Path, option: str = "") -> None:
         raise PathError(option, path, "cannot be read (permission denied)")
 
 
-def _check_target(path: Path, option: str, what: str = "") -> None:
-    """What stands at ``path`` may be replaced: nothing, or a writable regular file."""
+def _check_target(path: Path, option: str, partial: bool = False) -> None:
+    """What stands at ``path`` (or at its partial file) may be replaced: nothing, or a
+    writable regular file. The refusal names ``path``, the path the user gave."""
+    where = partial_path(path) if partial else path
     try:
-        mode = os.lstat(path).st_mode
+        mode = os.lstat(where).st_mode
     except FileNotFoundError:
         return
     except OSError as exc:
         raise PathError(option, path, f"cannot be written: {exc.strerror or exc}") from None
-    name = f"{what} " if what else ""
+    name = f"its partial file {where.name} " if partial else ""
     if stat.S_ISLNK(mode):
         raise PathError(
             option, path, f"{name}is a symbolic link; undercroft never replaces a link "
@@ -86,7 +88,7 @@ def _check_target(path: Path, option: str, what: str = "") -> None:
             option, path, f"{name}is {_kind(mode)}; undercroft writes only regular files "
             "and never replaces anything else: name a file",
         )  # fmt: skip
-    if not os.access(path, os.W_OK):
+    if not os.access(where, os.W_OK):
         raise PathError(option, path, f"{name}is read-only; undercroft will not replace it")
 
 
@@ -125,7 +127,7 @@ def check_output(path: Path, option: str = "", *, streamed: bool = False) -> Non
     _check_folder(path, option)
     _check_target(path, option)
     if streamed:
-        _check_target(partial_path(path), option, f"its partial file {partial_path(path).name}")
+        _check_target(path, option, partial=True)
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -144,7 +146,7 @@ Named = Iterable[tuple[str, Path | None]]
 
 def check_outputs(outputs: Named, inputs: Named = (), *, streamed: Iterable[str] = ()) -> None:
     """Every output can be written, no two outputs are one file, and no output is one of
-    the ``inputs`` the command reads (a save given to ``--resume``, say)."""
+    the ``inputs`` the command uses (a save given to ``--resume``, a database, ...)."""
     grows = set(streamed)
     written = [(option, path) for option, path in outputs if path is not None]
     read = [(option, path) for option, path in inputs if path is not None]
@@ -207,7 +209,7 @@ class PartialFile:
         self.path = path
         self.partial = partial_path(path)
         _check_target(path, "")
-        _check_target(self.partial, "", "its partial file")
+        _check_target(path, "", partial=True)
         # A regular PATH.partial is a leftover of a run that was killed: start afresh.
         self.partial.unlink(missing_ok=True)
         fd = os.open(self.partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)

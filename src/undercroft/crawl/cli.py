@@ -137,7 +137,7 @@ def run_crawl(
         _fail("--view needs --log FILE: it says how the log is written.")
     policy, dm = _policies(policy, dm)
     adventure_file = Path(adventure) if adventure and adventure.endswith(".toml") else None
-    check_paths([("--log", log)], [("--adventure", adventure_file), ("--pack", pack)])
+    check_paths([("--log", log)], [("--adventure", adventure_file)])
     try:
         chosen, adventure_id = _load(adventure, pack)
     except ContentError as exc:
@@ -299,7 +299,7 @@ def campaign_play(
 
     policy, dm = _policies(policy, dm)
     database = _db(db)
-    check_paths([("--log", log)], [("--db", database)])
+    check_paths([("--log", log)], uses=[("--db", database)])
 
     def write_log(result: Any) -> None:
         if log is not None and result.log is not None:

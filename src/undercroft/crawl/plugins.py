@@ -46,7 +46,7 @@ def resolve_policy(name: str) -> str:
     ``MODULE:FACTORY`` imported and registered under that name."""
     if name in POLICIES:
         return name
-    known = ", ".join(sorted(POLICIES))
+    known = ", ".join(sorted(n for n in POLICIES if not is_plugin(n)))
     if ":" not in name:
         raise PolicyError(
             f"{name!r} is not a policy; known: {known}; or give MODULE:FACTORY for a factory "

@@ -208,6 +208,19 @@ def save(world: World, path: Path) -> None:
     write_text_atomic(path, json.dumps(to_json(world), separators=(",", ":")) + "\n")
 
 
+def _json(value: Any) -> str:
+    """What a JSON value is, in JSON's words."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array"
+
+
 def load(path: Path) -> World:
     """Read a save back; anything that is not a keep save this version wrote, or that
     breaks its bounds, is a :class:`SaveError` naming the file and the key."""
@@ -227,9 +240,7 @@ def load(path: Path) -> World:
     except RecursionError:
         raise SaveError(f"{path}: not a keep save: JSON nested too deeply") from None
     if not isinstance(data, dict):
-        raise SaveError(
-            f"{path}:1: not a keep save: a save is one JSON object, not {type(data).__name__}"
-        )
+        raise SaveError(f"{path}:1: not a keep save: a save is one JSON object, not {_json(data)}")
     if data.get("format") != FORMAT or data.get("format_version") != FORMAT_VERSION:
         raise SaveError(
             f"{path}:1: format: not a keep save of format version {FORMAT_VERSION} "

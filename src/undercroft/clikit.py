@@ -92,10 +92,11 @@ def writing(option: str, path: Path, write: Callable[[], R]) -> R:
 
 
 @contextmanager
-def progress(total: int, what: str) -> Iterator[Callable[[], None]]:
+def progress(total: int, what: str, *, wanted: bool = True) -> Iterator[Callable[[], None]]:
     """A bar counting ``total`` steps of ``what``; yields the function that advances it.
 
-    Shown on stderr when stderr is a terminal, gone when done; otherwise silent.
+    Shown on stderr when stderr is a terminal (and ``wanted``: a command whose own lines
+    already show progress on the same terminal leaves it out), gone when done.
     """
     bar = Progress(
         TextColumn(what),
@@ -104,7 +105,7 @@ def progress(total: int, what: str) -> Iterator[Callable[[], None]]:
         TimeRemainingColumn(),
         console=err,
         transient=True,
-        disable=not err.is_terminal,
+        disable=not (wanted and err.is_terminal),
     )
     task = bar.add_task(what, total=total)
     with bar:

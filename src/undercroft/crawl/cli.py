@@ -135,6 +135,8 @@ def run_crawl(
         _fail(f"--view must be 'heroes' or 'dm', not {view!r}.")
     if view is not None and log is None:
         _fail("--view needs --log FILE: it says how the log is written.")
+    if quiet and explain:
+        warn("--explain shows the rule IDs of the account, which --quiet leaves out: ignored.")
     policy, dm = _policies(policy, dm)
     adventure_file = Path(adventure) if adventure and adventure.endswith(".toml") else None
     check_paths([("--log", log)], [("--adventure", adventure_file)])

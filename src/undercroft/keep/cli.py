@@ -132,7 +132,9 @@ def _run_days(world: World, total: int, quiet: bool) -> None:
             highlight=False,
         )
         out.print(_DAY_HEADER, highlight=False)
-    with progress(total, "days") as advance:
+    # The day lines show progress on a terminal; the bar is for --quiet, or for an account
+    # sent to a file while stderr stays on the terminal.
+    with progress(total, "days", wanted=quiet or not out.is_terminal) as advance:
         for _ in range(total):
             world.run_days(1)
             day = (world.now // 1440) + 1

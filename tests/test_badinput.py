@@ -57,6 +57,15 @@ class Cheat:
 
 def cheat(seat, rng):
     return Cheat()
+
+
+class Raiser:
+    def act(self, observation):
+        raise ValueError("my policy has a bug")
+
+
+def raiser(seat, rng):
+    return Raiser()
 '''
 PLACEHOLDERS = {
     "@ARRAYS@": "[" * 2000 + "]" * 2000,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -14,7 +14,7 @@ from undercroft.core.content import ContentError
 from undercroft.core.events import EventLog, LogEntry, LogFormatError, read_log
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.party import PartyError, check_party
-from undercroft.crawl.plugins import PolicyError, is_plugin, resolve_policy
+from undercroft.crawl.plugins import PolicyError, resolve_policy
 from undercroft.render.narrate import NarrationError, narrate, summary_lines
 
 if TYPE_CHECKING:
@@ -91,20 +91,10 @@ def _policies(policy: str, dm: str) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def _play(play: Any, policy: str, dm: str, /, *args: Any, **kwargs: Any) -> Any:
-    """Run ``play``; a policy of the user's own (MODULE:FACTORY) that breaks during the
-    game is the user's mistake (exit 2 naming it), a built-in one is a bug (traceback)."""
-    try:
-        return play(*args, **kwargs)
-    except Exception as exc:
-        plugins = [f"{label} {name}" for label, name in (("--policy", policy), ("--dm", dm))
-                   if is_plugin(name)]  # fmt: skip
-        if not plugins or isinstance(exc, typer.Exit):
-            raise
-        _fail(
-            f"{' or '.join(plugins)} broke the game: {type(exc).__name__}: {exc} "
-            "(a policy must return one of the observation's legal actions)."
-        )
+def _policy_broke(exc: PolicyError, policy: str, dm: str) -> NoReturn:
+    """A policy of the user's own (MODULE:FACTORY) went wrong during the game: exit 2."""
+    labels = [label for label, name in (("--policy", policy), ("--dm", dm)) if name == exc.policy]
+    _fail(f"{'/'.join(labels)} {exc}; a policy must return one of the legal actions it is shown.")
 
 
 @interruptible
@@ -151,9 +141,10 @@ def run_crawl(
     except PartyError as exc:
         _fail(f"--party: {exc}.")
     ruleset = chosen.ruleset(adventure_id)
-    result = _play(
-        play, policy, dm, ruleset, heroes, seed=seed, heroes=policy, dm=dm, scenario=adventure_id
-    )
+    try:
+        result = play(ruleset, heroes, seed=seed, heroes=policy, dm=dm, scenario=adventure_id)
+    except PolicyError as exc:
+        _policy_broke(exc, policy, dm)
     assert result.log is not None
     if log is not None:
         write_view(result.log, log, Seat.HEROES if view == "heroes" else Seat.DM)
@@ -308,10 +299,11 @@ def campaign_play(
             write_view(result.log, log, Seat.DM)
 
     try:
-        current, result = _play(
-            play, policy, dm, database, name, heroes_policy=policy, dm_policy=dm,
-            before_record=write_log,
-        )  # fmt: skip
+        current, result = play(
+            database, name, heroes_policy=policy, dm_policy=dm, before_record=write_log
+        )
+    except PolicyError as exc:
+        _policy_broke(exc, policy, dm)
     except CampaignError as exc:
         _fail(str(exc))
     except ContentError as exc:

@@ -17,6 +17,7 @@ from undercroft.crawl.campaign import (
     PARTY,
     CampaignError,
     _record,
+    connect,
     new,
     play,
     status,
@@ -51,7 +52,10 @@ def ended(
 def record(db: Path, name: str, adventure: str, state) -> None:  # type: ignore[no-untyped-def]
     current = status(db, name)
     party = [h.hero for h in current.heroes if h.status == PARTY]
-    _record(db, name, default_pack(), current, adventure, len(current.played), 1, party, state)
+    index = len(current.played)
+    with connect(db) as conn:
+        _record(conn, name, default_pack(), current, adventure, index, 1, party, state)
+        conn.commit()
 
 
 def roles(db: Path, name: str) -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -235,3 +239,48 @@ def test_a_database_that_cannot_be_used_is_a_clear_error(tmp_path: Path) -> None
 
     result = CliRunner().invoke(app, ["campaign", "status", "x", "--db", str(bad)])
     assert result.exit_code == 2 and "bad.sqlite" in result.stderr
+
+
+def test_a_log_that_cannot_be_written_leaves_the_campaign_where_it_was(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    new(db, "x", PARTY4, seed=3)
+    before = status(db, "x")
+
+    def lost(result: object) -> None:
+        raise OSError("disk full")  # the adventure's log cannot be written
+
+    with pytest.raises(OSError):
+        play(db, "x", before_record=lost)
+    assert status(db, "x") == before
+    from typer.testing import CliRunner
+
+    from undercroft.cli import app
+
+    result = CliRunner().invoke(
+        app, ["campaign", "play", "x", "--db", str(db), "--log", str(tmp_path / "no" / "l.jsonl")]
+    )
+    assert result.exit_code == 2 and "does not exist" in result.stderr
+    assert status(db, "x") == before
+
+
+def test_two_plays_at_once_on_one_database_play_one_after_the_other(tmp_path: Path) -> None:
+    """The second ``campaign play`` waits for the first's write lock, then plays the next
+    adventure: nothing is recorded twice, nothing fails (it was an IntegrityError)."""
+    db = tmp_path / "c.sqlite"
+    new(db, "x", PARTY4, seed=11)
+    env = {**os.environ, "UNDERCROFT_DATA": str(tmp_path / "data")}
+    cli = [sys.executable, "-m", "undercroft.cli", "campaign", "play", "x", "--quiet"]
+    plays = [
+        subprocess.Popen(
+            [*cli, "--db", str(db)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        for _ in range(2)
+    ]
+    results = [(p.wait(timeout=120), p.stderr.read().decode()) for p in plays]  # type: ignore[union-attr]
+    for code, err in results:
+        # Either played, or found the campaign lost by the adventure the other one played.
+        assert code == 0 or (code == 2 and "is over" in err), err
+        assert "Traceback" not in err
+    played = status(db, "x").played
+    assert len(played) == sum(code == 0 for code, _ in results) >= 1
+    assert [p["adventure"] for p in played] == default_pack().campaign_order()[: len(played)]

@@ -523,7 +523,7 @@ def test_the_guides_example_pack_is_valid_and_playable(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     example = load_pack(tmp_path)
     assert set(example.adventures) == {"the-vault"}
-    state = new_game(example.ruleset("the-vault"), ["ana", "bel"])
+    state = new_game(example.ruleset("the-vault"), ["ana", "bel", "cal"])
     play_random(state, DiceSampler(1))
     assert state.is_terminal()
 

@@ -36,8 +36,16 @@ from undercroft.core.grid import DoorState, Grid, Pos
 from undercroft.keep import building, commands, doors, jobs, movement, visitors
 from undercroft.keep.actors import Creature, Job, Master, Minion, Stance
 from undercroft.keep.building import PlacementError
-from undercroft.keep.clock import ClockError, parse_when
-from undercroft.keep.ruleset import Attributes, Ruleset, content_path, default_ruleset, load_ruleset
+from undercroft.keep.clock import MAX_DAYS, ClockError, parse_when
+from undercroft.keep.ruleset import (
+    Attributes,
+    Metal,
+    Minutes,
+    Ruleset,
+    content_path,
+    default_ruleset,
+    load_ruleset,
+)
 from undercroft.keep.structures import Door, Lock
 from undercroft.keep.wiring import WiringError
 from undercroft.keep.world import Stockpile, World
@@ -98,7 +106,7 @@ class AttributeOverrides(Schema):
 
 class StockpileSchema(Schema):
     at: Ref
-    metal: Annotated[int, Field(ge=0)]
+    metal: Metal
 
 
 class MasterSchema(Schema):
@@ -138,7 +146,7 @@ class StructureSchema(Schema):
     at: Ref
     name: str | None = None
     quality: Literal["mediocre", "normal", "good", "excellent", "masterwork"] = "normal"
-    delay: Annotated[int, Field(ge=0)] | None = None
+    delay: Minutes | None = None
     armed: bool = True
 
 
@@ -154,13 +162,13 @@ class ScriptSchema(Schema):
     kind: str | None = None
     at: Ref | None = None
     name: str | None = None
-    delay: Annotated[int, Field(ge=0)] | None = None
+    delay: Minutes | None = None
     structure: str | None = None
     to: Ref | None = None
     target: str | None = None
     path: list[Ref] | None = None
     timer: str | None = None
-    minutes: Annotated[int, Field(ge=0)] | None = None
+    minutes: Minutes | None = None
     door: str | None = None
     hold: bool = True
     lever: str | None = None
@@ -200,7 +208,7 @@ class ScenarioSchema(Schema):
     name: str
     description: str = ""
     rules: str | None = None
-    days: Annotated[int, Field(ge=1)] = 30
+    days: Annotated[int, Field(ge=1, le=MAX_DAYS)] = 30
     tiles: MapDrawing
     portals: list[Ref]
     sanctum: Ref

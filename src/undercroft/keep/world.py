@@ -440,4 +440,10 @@ _HANDLERS: dict[str, Handler] = {
     "work": jobs.on_work_done,
 }
 
+
+def can_handle(action: str) -> bool:
+    """Whether the world knows how to carry out a queued ``action`` (loading checks saves)."""
+    return action in _HANDLERS
+
+
 __all__ = ["Creature", "Master", "Merchant", "Minion", "Stockpile", "World", "WorldError"]

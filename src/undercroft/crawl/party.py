@@ -10,12 +10,18 @@ the party pursues the goals it is shown before it leaves:
            and corridor), pick it up, and carry it out
 A goal is given up only when it cannot be met any more: a visit goal whose area was
 explored without meeting it. The party leaves when every goal is met, in hand or given
-up, when nothing is left to look at, or at ``give_up_turn``; a hero at Death's Door out of
-combat leaves at once (or rests, with no way out). An adventure without goals is explored
-while the Light lasts, as before.
+up, when nothing reachable is left to look at, or at ``give_up_turn``; a hero at Death's
+Door out of combat leaves at once (or rests, with no way out). An adventure without goals
+is explored while the Light lasts, as before.
 
-The party remembers which areas its heroes explored (``notes``), since the observation does
-not say; everything else it works out afresh from each observation.
+In a fight every hero goes for the nearest monster, except the badly hurt while someone
+fit is left; no Explore happens while monsters are on the board (C-CMB-01), so nobody
+waits in an unexplored room for one, and a monster that only a detected trap leads to is
+reached by springing the trap (monsters keep off traps and no trap is disarmed in combat).
+
+The party remembers (``notes``) the board as it saw it and which areas its heroes
+explored, since the observation shows neither; everything else it works out afresh from
+each observation, never from the state.
 """
 
 from __future__ import annotations

@@ -9,11 +9,14 @@
   (:mod:`undercroft.core.files`); :func:`writing` - exit 2 if writing one fails anyway.
 * :func:`progress` - a progress bar for long runs, on stderr and only on a terminal, so
   an account piped from stdout stays clean.
+* :func:`checkpoints` - Ctrl-C during a long loop stops it at the next step boundary.
 """
 
 from __future__ import annotations
 
 import functools
+import signal
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -110,3 +113,36 @@ def progress(total: int, what: str, *, wanted: bool = True) -> Iterator[Callable
     task = bar.add_task(what, total=total)
     with bar:
         yield lambda: bar.advance(task)
+
+
+@contextmanager
+def checkpoints() -> Iterator[Callable[[], None]]:
+    """Ctrl-C in a long loop: yields ``check()``, which the loop calls between steps and
+    which raises :class:`KeyboardInterrupt` once Ctrl-C was pressed (a second Ctrl-C
+    raises at once).
+
+    The first Ctrl-C only sets a flag: a :class:`KeyboardInterrupt` raised by Python's
+    default handler in the middle of a write to a full pipe was seen to vanish, leaving
+    the run going; a flag cannot be lost. Outside the main thread (no signal handlers
+    there) ``check()`` does nothing and Ctrl-C behaves as usual.
+    """
+    pressed: list[bool] = []
+
+    def check() -> None:
+        if pressed:
+            raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+
+    def on_ctrl_c(signum: int, frame: object) -> None:
+        if pressed:
+            raise KeyboardInterrupt
+        pressed.append(True)
+
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, previous)

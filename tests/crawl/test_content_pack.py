@@ -488,7 +488,7 @@ def test_check_refuses_a_room_text_that_gives_back_magic(tmp_path: Path) -> None
 
 def test_check_refuses_a_blockage_outside_a_corridor(tmp_path: Path) -> None:
     target = broken_copy(
-        tmp_path, "adventures/02-bone-priest.toml", "blockages = [[11, 11]", "blockages = [[2, 2]"
+        tmp_path, "adventures/02-bone-priest.toml", "blockages = [[11, 13]", "blockages = [[2, 2]"
     )
     err = check_fails(target.parent.parent)
     assert "blockages[0]: a blockage at [2, 2] must stand on a corridor's floor" in err

@@ -30,7 +30,7 @@ from typing import Any
 from undercroft.core.dice import derive_seed
 from undercroft.core.files import PathError, check_input
 from undercroft.crawl.content import Pack, default_pack, load_pack
-from undercroft.crawl.party import PartyError, check_party
+from undercroft.crawl.players import PartyError, check_party
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS campaign (

@@ -13,7 +13,7 @@ from undercroft.clikit import fail as _fail
 from undercroft.core.content import ContentError
 from undercroft.core.events import EventLog, LogEntry, LogFormatError, read_log
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.party import PartyError, check_party
+from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.plugins import PolicyError, resolve_policy
 from undercroft.render.narrate import NarrationError, narrate, summary_lines
 

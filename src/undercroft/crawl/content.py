@@ -47,7 +47,7 @@ from undercroft.core.content import (
 from undercroft.core.grid import DoorState, Grid, Pos, Terrain
 from undercroft.crawl import effects as fx
 from undercroft.crawl.effects import AnyEffect
-from undercroft.crawl.party import MIN_PLAYERS
+from undercroft.crawl.players import MIN_PLAYERS
 from undercroft.crawl.ruleset import (
     Adventure,
     CastingTime,

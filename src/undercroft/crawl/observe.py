@@ -20,6 +20,8 @@ from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.state import State
 
 UNKNOWN = "?"
+AREA_KEY = 0x41
+"""The code point that marks the first revealed area in ``Observation.area_map``."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +45,13 @@ class Observation:
     legal: tuple[Action, ...] = field(default=())
     outcome: str | None = None
     goals: tuple[dict[str, Any], ...] = ()
-    """The adventure's goals as the scenario text states them: ``met`` once achieved,
-    ``in_hand`` when a hero on the board holds the (identified) item to carry out."""
+    """The adventure's goals as the scenario text states them, with their ``target`` (an
+    area, a monster kind or an item card): ``met`` once achieved, ``in_hand`` when a hero
+    on the board holds the (identified) item to carry out."""
+    area_map: str = ""
+    """Which revealed area each square belongs to, in the shape of ``board``: the
+    character ``chr(AREA_KEY + i)`` marks the squares of ``revealed[i]``; a space marks a
+    square of no revealed area (a wall, a doorway, or a square not known)."""
 
     def to_json(self) -> dict[str, Any]:
         from undercroft.crawl.actions import to_json
@@ -66,6 +73,7 @@ class Observation:
             "legal": [to_json(a) for a in self.legal],
             "outcome": self.outcome,
             "goals": list(self.goals),
+            "area_map": self.area_map,
         }
 
 
@@ -111,6 +119,25 @@ def board_text(state: State, full: bool) -> str:
         chars[~known_squares(state)] = UNKNOWN.encode()
     text = "\n".join(row.tobytes().decode() for row in chars)
     state._board_cache = (key, text)  # type: ignore[attr-defined]
+    return text
+
+
+def area_map(state: State) -> str:
+    """The squares of every revealed area (C-TURN-04: a revealed area is known whole),
+    keyed by its rank in ``sorted(state.revealed)``; cached until an area is revealed."""
+    key = len(state.revealed)
+    cached = getattr(state, "_area_map_cache", None)
+    if cached is not None and cached[0] == key:
+        text: str = cached[1]
+        return text
+    grid = state.grid
+    index = {info.name: i for i, info in enumerate(grid.areas)}
+    codes = np.full((grid.height, grid.width + 1), ord(" "), np.uint32)
+    codes[:, -1] = ord("\n")
+    for rank, name in enumerate(sorted(state.revealed)):
+        codes[:, :-1][grid.area == index[name]] = AREA_KEY + rank
+    text = codes.tobytes().decode("utf-32-le")[:-1]
+    state._area_map_cache = (key, text)  # type: ignore[attr-defined]
     return text
 
 
@@ -209,13 +236,15 @@ def observe(state: State, seat: Seat) -> Observation:
         legal=legal,
         outcome=state.outcome,
         goals=goal_views(state, full),
+        area_map=area_map(state),
     )
 
 
 def goal_views(state: State, full: bool = True) -> tuple[dict[str, Any], ...]:
-    """The goals with what the seat can tell of them (the scenario text names them). The
-    heroes do not know that a face-down item carried out is the one a goal names, so for
-    them such a goal is met only once the item is identified (C-IDENT-01)."""
+    """The goals with what the seat can tell of them: the scenario text states each goal
+    and its target (the DM reads it aloud), so the target is no secret. The heroes do not
+    know that a face-down item carried out is the one a goal names, so for them such a
+    goal is met only once the item is identified (C-IDENT-01)."""
     from undercroft.crawl.goals import goal_met
 
     held = {
@@ -236,6 +265,7 @@ def goal_views(state: State, full: bool = True) -> tuple[dict[str, Any], ...]:
             "id": g.id,
             "text": g.text,
             "kind": g.kind,
+            "target": g.target,
             "met": goal_met(state, g)
             and (g.kind != "carry" or g.id in state.goals_met or g.target in out),
             "in_hand": g.kind == "carry" and g.target in held,

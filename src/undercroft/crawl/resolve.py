@@ -243,8 +243,12 @@ def spawn_ambushers(state: State, effect: fx.Spawn) -> None:
 
 
 def reveal_secret(state: State, effect: fx.RevealSecret) -> None:
+    """C-EXPL-01: a text shows a secret area and its doors (once: a second hero who finds
+    it too finds nothing new)."""
     from undercroft.crawl.reveal import place_monsters, start_encounter
 
+    if effect.area in state.revealed:
+        return
     for x, y in effect.doors:
         p = Pos(x, y)
         state.grid.set_terrain(p, Terrain.DOOR, DoorState.OPEN)

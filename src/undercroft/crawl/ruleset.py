@@ -254,6 +254,10 @@ class Options:
     """R-C-PATROL-01: whether the Patrol rolls come at the next Turn Start or at Turn End."""
     distance_metric: Literal["walking", "manhattan"] = "walking"
     """R-CORE-DIST-01: "within N squares" as walking distance, or Manhattan distance."""
+    won_if_perished: bool = False
+    """R-C-END-01: False = a party that all died has not completed the adventure, so it
+    is not won whatever goals were met; True = it has (no surviving hero is left inside),
+    so it is won if every goal was met."""
     corpse_items: Literal["one", "any"] = "one"
     """R-C-TRADE-01: "one" = an item taken from a corpse is the hero's one item received
     in Trade Items (C-TURN-06); "any" = a hero may take any number of a corpse's items."""

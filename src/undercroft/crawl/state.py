@@ -478,9 +478,21 @@ class State:
     # -- summary, clone, save/load ---------------------------------------------------------
 
     def summary(self) -> dict[str, Any]:
+        """The headline results (ARCHITECTURE.md, "The event log"). ``won``: the adventure
+        is complete (C-END-01: every surviving hero left, outcome ``escaped``) and every
+        goal was met; a party that perished has not completed it (R-C-END-01, switch
+        ``won_if_perished``). Goals are listed in the adventure's order."""
         heroes = list(self.heroes.values())
+        goals = [g.id for g in self.ruleset.adventure.goals]
+        failed = [g for g in goals if g not in self.goals_met]
+        complete = self.outcome == "escaped" or (
+            self.outcome == "perished" and self.options.won_if_perished
+        )
         return {
             "outcome": self.outcome,
+            "won": complete and not failed,
+            "goals_met": [g for g in goals if g in self.goals_met],
+            "goals_failed": failed,
             "reason": REASONS.get(str(self.outcome), "").format(cap=self.options.max_turns),
             "turns": self.turn,
             "light": self.light,

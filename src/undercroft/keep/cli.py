@@ -16,6 +16,7 @@ from rich.table import Table
 
 from undercroft.clikit import (
     check_paths,
+    checkpoints,
     err,
     fail,
     interrupted,
@@ -134,8 +135,12 @@ def _run_days(world: World, total: int, quiet: bool) -> None:
         out.print(_DAY_HEADER, highlight=False)
     # The day lines show progress on a terminal; the bar is for --quiet, or for an account
     # sent to a file while stderr stays on the terminal.
-    with progress(total, "days", wanted=quiet or not out.is_terminal) as advance:
+    with (
+        progress(total, "days", wanted=quiet or not out.is_terminal) as advance,
+        checkpoints() as check,
+    ):
         for _ in range(total):
+            check()
             world.run_days(1)
             day = (world.now // 1440) + 1
             if not quiet:

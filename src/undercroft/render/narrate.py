@@ -219,13 +219,21 @@ def describe(entry: LogEntry) -> str | None:
 
 
 def summary_lines(summary: Mapping[str, Any]) -> list[str]:
-    """The headline results of a run."""
-    return [
+    """The headline results of a run: the outcome, who escaped and died, the treasure,
+    and whether the adventure was won (C-END-01: complete, and every goal met) with the
+    goals met and failed."""
+    treasure = f"Treasure carried out: {summary.get('treasure', 0)}"
+    lines = [
         f"Outcome: {summary.get('outcome')}   turns: {summary.get('turns')}   "
         f"Light left: {summary.get('light')}"
         + (f"   ({summary['reason']})" if summary.get("reason") else ""),
         "Escaped: " + (", ".join(name(h) for h in summary.get("escaped", [])) or "nobody"),
         "Dead: " + (", ".join(name(h) for h in summary.get("dead", [])) or "nobody"),
-        f"Treasure carried out: {summary.get('treasure', 0)}"
-        + (f"   goals: {', '.join(summary['goals'])}" if summary.get("goals") else ""),
     ]
+    if "won" not in summary:  # a log written before summaries said whether it was won
+        goals = summary.get("goals")
+        return [*lines, treasure + (f"   goals: {', '.join(goals)}" if goals else "")]
+    met = ", ".join(summary.get("goals_met", [])) or "none"
+    failed = ", ".join(summary.get("goals_failed", [])) or "none"
+    verdict = "won" if summary["won"] else "not won"
+    return [*lines, treasure, f"Adventure {verdict}   goals met: {met}   goals failed: {failed}"]

@@ -35,8 +35,10 @@ def ended(
     dead: list[str],
     rescued: list[str] = (),
     outcome: str = "escaped",
+    goals: tuple[str, ...] = (),
 ):  # type: ignore[no-untyped-def,assignment]
-    """A finished adventure: heroes in ``left`` got out carrying those cards."""
+    """A finished adventure: heroes in ``left`` got out carrying those cards, ``goals``
+    met."""
     state = new_game(default_pack().ruleset(adventure), party)
     for hero in state.heroes.values():
         if hero.profile in left:
@@ -46,6 +48,7 @@ def ended(
             hero.dead = True
     state.rescued = [f"hero:{h}" for h in rescued]
     state.outcome = outcome
+    state.goals_met = set(goals)
     return state
 
 
@@ -139,13 +142,34 @@ def test_too_few_heroes_loses_the_campaign_except_on_the_final_adventure(
     party = [h.hero for h in status(db, "x").heroes if h.status == PARTY]
     record(db, "x", order[1], ended(order[1], party, left={party[0]: []}, dead=party[1:]))
     assert status(db, "x").status == "lost"
-    # On the final adventure, dying to complete it still wins.
-    db2 = tmp_path / "d.sqlite"
-    new(db2, "y", five)
+    # On the final adventure, dying to complete it still wins (R-C-CAMP-01): one hero
+    # escapes, every goal met.
     with_final = [a for a in order if pack.adventures[a].final]
     assert with_final, "the default pack marks its last adventure final"
-    record(db2, "y", with_final[0], ended(with_final[0], five, left={five[0]: []}, dead=five[1:]))
+    final = with_final[0]
+    goals = tuple(g.id for g in pack.adventures[final].goals)
+    db2 = tmp_path / "d.sqlite"
+    new(db2, "y", five)
+    record(db2, "y", final, ended(final, five, left={five[0]: []}, dead=five[1:], goals=goals))
     assert status(db2, "y").status == "won"
+
+
+@pytest.mark.rule("C-CAMP-01", "R-C-CAMP-01", "C-END-01")
+def test_escaping_the_final_adventure_without_its_goals_loses_the_campaign(
+    tmp_path: Path,
+) -> None:
+    pack = default_pack()
+    five = list(pack.heroes)[:5]
+    final = next(a for a in pack.campaign_order() if pack.adventures[a].final)
+    goals = [g.id for g in pack.adventures[final].goals]
+    db = tmp_path / "c.sqlite"
+    new(db, "x", five)
+    # Everyone gets out alive, but the crown is not carried out: not won, and the final
+    # adventure leaves no later one to make up for it.
+    record(
+        db, "x", final, ended(final, five, left={h: [] for h in five}, dead=[], goals=(goals[0],))
+    )
+    assert status(db, "x").status == "lost"
 
 
 def perished(adventure: str, party: list[str], *, slain: list[str]):  # type: ignore[no-untyped-def]

@@ -308,13 +308,14 @@ def _record(
             updates[hid] = (DEAD, [])
     # Gear of rescued corpses went to their rescuers during play (movement.leave).
     final = pack.adventures[adventure].final
-    # C-CAMP-01, R-C-CAMP-01: the final adventure is completed if some hero escaped, or
-    # if the heroes all perished destroying its foe (every slay goal met).
+    # C-CAMP-01, R-C-CAMP-01: the final adventure is completed if it was won (some hero
+    # escaped and every goal was met, C-END-01), or if the heroes all perished destroying
+    # its foe (every slay goal met).
     slay = {g.id for g in pack.adventures[adventure].goals if g.kind == "slay"}
     gave_their_lives = (
         final and summary["outcome"] == "perished" and bool(slay) and slay <= state.goals_met
     )
-    completed = summary["outcome"] == "escaped" or gave_their_lives
+    completed = bool(summary["won"]) or gave_their_lives
     # C-DEATH-03: revive fallen heroes with items that revive, if the party holds any.
     for hid, (hero_status, _items) in list(updates.items()):
         if hero_status != FALLEN:

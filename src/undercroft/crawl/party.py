@@ -322,8 +322,17 @@ class HeroParty:
     # combat -----------------------------------------------------------------------------
 
     def on_spell_selection(self, obs: Observation, legal: list[Action]) -> Action | None:
+        """A known spell first; a face-down scroll (its spell unknown, R-C-IDENT-01) only
+        when a hero is badly hurt, since a scroll whose spell does not suit the fight is
+        wasted."""
+        if not obs.monsters:
+            return Done()
         casts = [a for a in legal if isinstance(a, BeginCasting) and not a.overcast]
-        return casts[0] if casts and obs.monsters else Done()
+        known = [a for a in casts if a.spell]
+        if known:
+            return known[0]
+        desperate = any(h["pos"] is not None and h["health"] <= 2 for h in obs.heroes)
+        return casts[0] if casts and desperate else Done()
 
     def on_evasion(self, obs: Observation, legal: list[Action]) -> Action | None:
         return Done()

@@ -91,9 +91,18 @@ def refresh(text: str, pack: Pack | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+USAGE = """usage: python -m undercroft.crawl.playthrough [--refresh] [FOLDER]
+
+Record one golden playthrough per shipped adventure (seed 2026, the first four heroes,
+heuristic policies) into FOLDER (default tests/crawl/golden); --refresh keeps the recorded
+actions and rewrites only each file's result line."""
+
+
 def main(argv: list[str]) -> None:
     keep_actions = "--refresh" in argv
     argv = [a for a in argv if a != "--refresh"]
+    if len(argv) > 1 or any(a.startswith("-") for a in argv):
+        raise SystemExit(USAGE)
     folder = Path(argv[0] if argv else "tests/crawl/golden")
     folder.mkdir(parents=True, exist_ok=True)
     pack = default_pack()

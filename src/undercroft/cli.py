@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from undercroft import __version__
+from undercroft.analysis.cli import register as register_analysis
 from undercroft.clikit import err, fail, interruptible
 from undercroft.core import catalogue
 from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
@@ -248,6 +249,7 @@ def _register_rulesets() -> None:
 
 _register_rulesets()
 register_keep(run_app)
+register_analysis(app)
 
 
 def main() -> None:

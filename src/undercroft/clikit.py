@@ -24,7 +24,16 @@ from typing import NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
 
 from undercroft.core.files import Named, PathError, check_input, check_outputs
 
@@ -94,17 +103,34 @@ def writing(option: str, path: Path, write: Callable[[], R]) -> R:
         fail(f"{option} {path}: cannot write: {exc.strerror or exc}.")
 
 
+class RateColumn(ProgressColumn):
+    """Steps per second, e.g. ``52.3 runs/s`` (blank until there is a rate)."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.1f} {self.unit}/s", style="cyan")
+
+
 @contextmanager
-def progress(total: int, what: str, *, wanted: bool = True) -> Iterator[Callable[[], None]]:
-    """A bar counting ``total`` steps of ``what``; yields the function that advances it.
+def progress(
+    total: int, what: str, *, wanted: bool = True, rate: str | None = None
+) -> Iterator[Callable[..., None]]:
+    """A bar counting ``total`` steps of ``what``; yields the function that advances it
+    (by one step, or by ``n``). ``rate`` names the steps to show their rate
+    (``runs`` -> ``52.3 runs/s``).
 
     Shown on stderr when stderr is a terminal (and ``wanted``: a command whose own lines
     already show progress on the same terminal leaves it out), gone when done.
     """
+    columns: list[ProgressColumn] = [TextColumn(what), BarColumn(), MofNCompleteColumn()]
+    if rate is not None:
+        columns.append(RateColumn(rate))
     bar = Progress(
-        TextColumn(what),
-        BarColumn(),
-        MofNCompleteColumn(),
+        *columns,
         TimeRemainingColumn(),
         console=err,
         transient=True,
@@ -112,7 +138,7 @@ def progress(total: int, what: str, *, wanted: bool = True) -> Iterator[Callable
     )
     task = bar.add_task(what, total=total)
     with bar:
-        yield lambda: bar.advance(task)
+        yield lambda n=1: bar.advance(task, n)
 
 
 @contextmanager

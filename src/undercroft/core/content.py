@@ -150,7 +150,8 @@ def line_of(lines: Mapping[KeyPath, int], path: KeyPath) -> int:
 # -- loading ------------------------------------------------------------------------------
 
 
-def _allowed(error: Mapping[str, Any], model: type[BaseModel]) -> tuple[str, ...]:
+def allowed_of(error: Mapping[str, Any], model: type[BaseModel]) -> tuple[str, ...]:
+    """The allowed values (or keys) a pydantic error lists, for the message."""
     ctx = error.get("ctx") or {}
     expected = ctx.get("expected")
     if isinstance(expected, str):
@@ -235,7 +236,7 @@ def validate(data: Mapping[str, Any], model: type[M], text: str, file: str) -> M
                 message += f" (got {error['input']!r})"
             problems.append(
                 ContentProblem(
-                    file, line_of(lines, loc), format_key(loc), message, _allowed(error, model)
+                    file, line_of(lines, loc), format_key(loc), message, allowed_of(error, model)
                 )
             )
         raise ContentError(problems) from None

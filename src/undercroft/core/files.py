@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
 
+from platformdirs import user_data_dir
+
 _NUMBERS = itertools.count()
 
 
@@ -112,6 +114,15 @@ def _check_folder(path: Path, option: str) -> None:
         raise PathError(option, path, f"the folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise PathError(option, path, f"the folder {folder} cannot be written")
+
+
+def data_folder() -> Path:
+    """Where undercroft keeps the user's data (campaigns, the results catalogue, batch
+    results): ``$UNDERCROFT_DATA`` if set, else the platform's user data folder."""
+    env = os.environ.get("UNDERCROFT_DATA")
+    if env:
+        return Path(env)
+    return Path(user_data_dir("undercroft"))
 
 
 def partial_path(path: Path) -> Path:

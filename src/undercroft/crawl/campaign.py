@@ -19,7 +19,6 @@ seed.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from undercroft.core.dice import derive_seed
-from undercroft.core.files import PathError, check_input
+from undercroft.core.files import PathError, check_input, data_folder
 from undercroft.crawl.content import Pack, default_pack, load_pack
 from undercroft.crawl.players import PartyError, check_party
 
@@ -69,13 +68,8 @@ class CampaignError(ValueError):
 
 
 def default_db() -> Path:
-    """``$UNDERCROFT_DATA/campaigns.sqlite``, else the user's data folder."""
-    env = os.environ.get("UNDERCROFT_DATA")
-    if env:
-        return Path(env) / "campaigns.sqlite"
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("undercroft")) / "campaigns.sqlite"
+    """``campaigns.sqlite`` in the user's data folder (``$UNDERCROFT_DATA`` if set)."""
+    return data_folder() / "campaigns.sqlite"
 
 
 LOCK_WAIT_SECONDS = 30.0

@@ -19,6 +19,7 @@ from undercroft.render.narrate import NarrationError, narrate, summary_lines
 
 if TYPE_CHECKING:
     from undercroft.crawl.content import Pack
+    from undercroft.crawl.settings import Setting
 
 out = Console(highlight=False)
 
@@ -80,7 +81,62 @@ def _load(adventure: str | None, pack: Path | None) -> tuple[Pack, str]:
     return chosen, name
 
 
-def _policies(policy: str, dm: str) -> tuple[str, str]:
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        help="Change a content value or option: monsters.orc.fighting=3, "
+        "options.ambusher_six=natural (repeatable).",
+    ),
+]
+
+
+def load_set(
+    adventure: str | None, pack: Path | None, sets: list[str] | None
+) -> tuple[Pack, str, tuple[Setting, ...]]:
+    """The pack, adventure id and settings for ``--adventure``, ``--pack`` and ``--set``:
+    each setting checked against the pack (exit 2 naming it), then the pack loaded again
+    with them applied, so a set value passes every check of content."""
+    from undercroft.crawl.content import check_settings, pack_with
+    from undercroft.crawl.settings import SettingError, parse
+
+    try:
+        chosen, adventure_id = _load(adventure, pack)
+    except ContentError as exc:
+        _fail("the content does not load:\n" + "\n".join(str(p) for p in exc.problems))
+    try:
+        settings = tuple(parse(text) for text in sets or [])
+        check_settings(chosen, settings)
+    except SettingError as exc:
+        _fail(str(exc))
+    if not settings:
+        return chosen, adventure_id, ()
+    try:
+        folder = None if pack is None and adventure_file(adventure) is None else chosen.folder
+        return pack_with(folder, settings), adventure_id, settings
+    except ContentError as exc:
+        given = " ".join(f"--set {s.text}" for s in settings)
+        problems = "\n".join(str(p) for p in exc.problems)
+        _fail(f"with {given} the content does not load:\n{problems}")
+
+
+def party_of(party: str | None, chosen: Pack, adventure_id: str) -> list[str]:
+    """The heroes of ``--party`` (default: the pack's first four), or exit 2."""
+    heroes = [h.strip() for h in party.split(",")] if party is not None else list(chosen.heroes)[:4]
+    try:
+        # C-SETUP-03: 3 to 5 players, a different hero each, on the adventure's start squares.
+        check_party(heroes, list(chosen.heroes), len(chosen.adventures[adventure_id].starts))
+    except PartyError as exc:
+        _fail(f"--party: {exc}.")
+    return heroes
+
+
+def adventure_file(adventure: str | None) -> Path | None:
+    """``--adventure`` as a file path, if it names one (``*.toml``)."""
+    return Path(adventure) if adventure and adventure.endswith(".toml") else None
+
+
+def policies(policy: str, dm: str) -> tuple[str, str]:
     """The two policies' registered names; an unknown one exits 2 naming the option."""
     names = []
     for label, name in (("--policy", policy), ("--dm", dm)):
@@ -117,6 +173,7 @@ def run_crawl(
     pack: Annotated[Path | None, typer.Option(help="A content pack folder.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the summary.")] = False,
     explain: Annotated[bool, typer.Option(help="Show the rule IDs behind every line.")] = False,
+    sets: SetOption = None,
 ) -> None:
     """Play one crawl adventure to the end and tell what happened."""
     from undercroft.crawl.runner import play
@@ -127,19 +184,10 @@ def run_crawl(
         _fail("--view needs --log FILE: it says how the log is written.")
     if quiet and explain:
         warn("--explain shows the rule IDs of the account, which --quiet leaves out: ignored.")
-    policy, dm = _policies(policy, dm)
-    adventure_file = Path(adventure) if adventure and adventure.endswith(".toml") else None
-    check_paths([("--log", log)], [("--adventure", adventure_file)])
-    try:
-        chosen, adventure_id = _load(adventure, pack)
-    except ContentError as exc:
-        _fail("the content does not load:\n" + "\n".join(str(p) for p in exc.problems))
-    heroes = [h.strip() for h in party.split(",")] if party is not None else list(chosen.heroes)[:4]
-    try:
-        # C-SETUP-03: 3 to 5 players, a different hero each, on the adventure's start squares.
-        check_party(heroes, list(chosen.heroes), len(chosen.adventures[adventure_id].starts))
-    except PartyError as exc:
-        _fail(f"--party: {exc}.")
+    policy, dm = policies(policy, dm)
+    check_paths([("--log", log)], [("--adventure", adventure_file(adventure))])
+    chosen, adventure_id, _ = load_set(adventure, pack, sets)
+    heroes = party_of(party, chosen, adventure_id)
     ruleset = chosen.ruleset(adventure_id)
     try:
         result = play(ruleset, heroes, seed=seed, heroes=policy, dm=dm, scenario=adventure_id)
@@ -290,7 +338,7 @@ def campaign_play(
     """
     from undercroft.crawl.campaign import CampaignError, play
 
-    policy, dm = _policies(policy, dm)
+    policy, dm = policies(policy, dm)
     database = _db(db)
     check_paths([("--log", log)], uses=[("--db", database)])
 

@@ -13,23 +13,26 @@ kind                   holds
 ``map``                a board (core map notation with named rooms and corridors)
 ``crawl-adventure``    an adventure: doors and blockages on a board, start squares, exits,
                        monsters, traps, room texts, patrol, goals
+``crawl-options``      the options (rulings switches, engine limits) the pack plays with
 =====================  ==================================================================
 
-``load_pack(folder)`` reads and cross-checks them all; every mistake is reported with
-file, line and key (:class:`undercroft.core.content.ContentError`). ``docs/content.md``
-is the designer's guide. The default pack ships in the ``content/`` folder beside this
+``load_pack(folder, settings)`` reads and cross-checks them all, after applying any
+``--set`` settings (:mod:`undercroft.crawl.settings`) to the parsed files; every
+mistake is reported with file, line and key (:class:`undercroft.core.content.ContentError`).
+``docs/content.md`` is the designer's guide. The default pack ships in the ``content/`` folder beside this
 module (:data:`DEFAULT_PACK`); :func:`default_pack` loads it once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast, get_type_hints
 
-from pydantic import Field
+from pydantic import BaseModel, Field, create_model
 
 from undercroft.core.content import (
     ContentError,
@@ -46,6 +49,7 @@ from undercroft.core.content import (
 )
 from undercroft.core.grid import DoorState, Grid, Pos, Terrain
 from undercroft.crawl import effects as fx
+from undercroft.crawl import settings as setting
 from undercroft.crawl.effects import AnyEffect
 from undercroft.crawl.players import MIN_PLAYERS
 from undercroft.crawl.ruleset import (
@@ -239,7 +243,49 @@ class AdventureFile(Schema):
     light: int | None = Field(default=None, ge=0, le=20)
 
 
+# The options (rulings switches and engine limits) take their names, types and defaults
+# from :class:`Options` itself, so the schema cannot drift from the engine; only the
+# bounds of the numbers are written here.
+OPTION_BOUNDS: dict[str, dict[str, int]] = {
+    "light": {"ge": 0, "le": MAX_POOL},
+    "max_light": {"ge": 1, "le": MAX_POOL},
+    "max_turns": {"ge": 1, "le": 1000},
+    "surprise_turns": {"ge": 1, "le": 10},
+}
+
+
+def _bounds(name: str) -> dict[str, Any]:
+    return dict(OPTION_BOUNDS.get(name, {}))
+
+
+def _option_fields() -> dict[str, Any]:
+    hints = get_type_hints(Options)
+    return {
+        f.name: (hints[f.name], Field(default=cast(Any, f.default), **_bounds(f.name)))
+        for f in dataclass_fields(Options)
+    }
+
+
+OptionsSchema: type[Schema] = create_model(
+    "OptionsSchema", __base__=Schema, __doc__="The crawl options.", **_option_fields()
+)
+"""The options, every one optional (its default is the engine's)."""
+OptionsFile: type[Schema] = create_model(
+    "OptionsFile",
+    __base__=Schema,
+    __doc__="A pack's options file: ``kind = \"crawl-options\"`` and any of the options.",
+    kind=(cast(Any, Literal["crawl-options"]), ...),
+    **_option_fields(),
+)
+
+
+def options_of(model: BaseModel) -> Options:
+    """The :class:`Options` a validated options schema (or file) holds."""
+    return Options(**{f.name: getattr(model, f.name) for f in dataclass_fields(Options)})
+
+
 for _name, _model, _what in (
+    ("crawl-options", OptionsFile, "crawl options: rulings switches and engine limits"),
     ("crawl-heroes", HeroesFile, "crawl hero profiles"),
     ("crawl-monsters", MonstersFile, "crawl monster profiles"),
     ("crawl-spells", SpellsFile, "crawl spell cards"),
@@ -267,6 +313,10 @@ class Pack:
     boards: dict[str, Grid] = field(default_factory=dict)
     adventures: dict[str, Adventure] = field(default_factory=dict)
     order: dict[str, int] = field(default_factory=dict)
+    options: Options = field(default_factory=Options)
+    """The options of the pack's ``crawl-options`` file (the defaults if it has none)."""
+    settings: tuple[setting.Setting, ...] = ()
+    """The ``--set`` settings applied when it was loaded."""
 
     def ruleset(self, adventure: str, options: Options | None = None) -> Ruleset:
         """The ruleset for one adventure of the pack."""
@@ -276,7 +326,7 @@ class Pack:
         chosen = self.adventures[adventure]
         return Ruleset(
             self.heroes, self.monsters, self.spells, self.items, self.traps, chosen,
-            options or Options(),
+            options or self.options,
         )  # fmt: skip
 
     def campaign_order(self) -> list[str]:
@@ -314,12 +364,16 @@ class _EffectSite:
     effects: tuple[AnyEffect, ...]
 
 
-def load_pack(folder: str | Path) -> Pack:
-    """Read every TOML file of a pack folder, validate each, then cross-check them."""
+def load_pack(folder: str | Path, settings: Sequence[setting.Setting] = ()) -> Pack:
+    """Read every TOML file of a pack folder, apply ``settings`` to them, validate each,
+    then cross-check them. Check the settings first with :func:`check_settings` so that
+    a mistake in one names the ``--set``."""
     root = Path(folder)
     if not root.is_dir():
         raise ContentError([ContentProblem(str(root), 0, "", "no such content folder")])
-    pack = Pack(root)
+    pack = Pack(root, settings=tuple(settings))
+    parsed: list[tuple[Path, str, dict[str, Any]]] = []
+    options_file: str | None = None
     problems = _Problems()
     adventures: list[tuple[Path, str, AdventureFile]] = []
     sites: list[_EffectSite] = []
@@ -329,8 +383,19 @@ def load_pack(folder: str | Path) -> Pack:
         file = str(path)
         try:
             data = parse_toml(text, file)
+            setting.apply(data, settings)
+            parsed.append((path, text, data))
             kind = data.get("kind")
-            if kind == "crawl-heroes":
+            if kind == "crawl-options":
+                if options_file is not None:
+                    errors.append(
+                        ContentProblem(
+                            file, 1, "kind", f"a second options file (the first is {options_file})"
+                        )
+                    )
+                options_file = file
+                pack.options = options_of(validate(data, OptionsFile, text, file))
+            elif kind == "crawl-heroes":
                 for h in validate(data, HeroesFile, text, file).hero:
                     pack.heroes[h.id] = HeroProfile(
                         h.id, h.name, h.movement, h.fighting, h.damage, h.health, h.stamina,
@@ -391,9 +456,13 @@ def load_pack(folder: str | Path) -> Pack:
                 errors.append(ContentProblem(file, line, "kind", message, tuple(sorted(kinds()))))
         except ContentError as exc:
             errors.extend(exc.problems)
+    if options_file is None and any(s.table == "options" for s in settings):
+        data = {"kind": "crawl-options"}
+        setting.apply(data, settings)
+        pack.options = options_of(validate(data, OptionsFile, "", "--set options"))
     if errors:
         raise ContentError(errors)
-    _check_cards(pack, root, problems)
+    _check_cards(pack, parsed, problems)
     for site in sites:
         _check_refs(pack, site.file, site.text, site.path, site.effects, problems)
     seen_adventures: dict[str, str] = {}
@@ -427,6 +496,40 @@ def default_pack() -> Pack:
     return load_pack(DEFAULT_PACK)
 
 
+@cache
+def pack_with(folder: Path | None, settings: tuple[setting.Setting, ...] = ()) -> Pack:
+    """The pack in ``folder`` (``None``: the default pack) with ``settings`` applied,
+    loaded once per process (batch workers play many games of one pack)."""
+    if folder is None and not settings:
+        return default_pack()
+    return load_pack(folder or DEFAULT_PACK, settings)
+
+
+_SCHEMAS: dict[str, type[BaseModel]] = {
+    "heroes": HeroSchema,
+    "monsters": MonsterSchema,
+    "spells": SpellSchema,
+    "items": ItemSchema,
+    "traps": TrapSchema,
+    "adventures": AdventureFile,
+    "options": OptionsSchema,
+}
+
+
+def check_settings(pack: Pack, settings: Sequence[setting.Setting]) -> None:
+    """Each setting names a card, adventure or option of ``pack`` and a value its schema
+    accepts (:class:`undercroft.crawl.settings.SettingError` otherwise)."""
+    ids = {
+        "heroes": list(pack.heroes),
+        "monsters": list(pack.monsters),
+        "spells": list(pack.spells),
+        "items": list(pack.items),
+        "traps": list(pack.traps),
+        "adventures": pack.campaign_order(),
+    }
+    setting.check(settings, ids, _SCHEMAS)
+
+
 # -- cards ----------------------------------------------------------------------------------
 
 _CARD_KINDS = {
@@ -438,13 +541,13 @@ _CARD_KINDS = {
 }
 
 
-def _check_cards(pack: Pack, root: Path, problems: _Problems) -> None:
+def _check_cards(
+    pack: Pack, parsed: list[tuple[Path, str, dict[str, Any]]], problems: _Problems
+) -> None:
     """Ids are unique; cards that name other cards name existing ones; a hero's starting
     spells fit its Magic (C-SPELL-02, R-C-SPELL-01)."""
     first_seen: dict[tuple[str, str], str] = {}
-    for path in sorted(root.rglob("*.toml")):
-        text = path.read_text(encoding="utf-8")
-        data = parse_toml(text, str(path))
+    for path, text, data in parsed:
         table = _CARD_KINDS.get(str(data.get("kind")))
         if table is None:
             continue

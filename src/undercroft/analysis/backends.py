@@ -1,0 +1,83 @@
+"""Where a batch's runs are played: any :class:`concurrent.futures.Executor`.
+
+* ``local`` (the default): a pool of worker processes on this machine, nothing to start.
+  Workers come from a fork server that has imported the engine once (quick to start, and
+  safe beside the threads of the progress bar), and ignore Ctrl-C: the batch itself
+  stops them and says what it kept.
+* ``dask``: a Dask distributed cluster, ``--address tcp://HOST:PORT`` of its scheduler
+  (the optional extra ``undercroft[cluster]``). ``Client.get_executor()`` is a standard
+  executor; the workers need the same undercroft installed. Only the address changes
+  between a laptop and a cluster; the game code does not know which it runs on.
+
+Results do not depend on the backend: every run's seed comes from the batch seed and its
+index, and rows are written in run order.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+BACKENDS = ("local", "dask")
+
+
+class BackendError(ValueError):
+    """A backend that cannot be used (no Dask installed, no scheduler at the address)."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    """An executor and how many runs it plays at once."""
+
+    executor: Executor
+    slots: int
+    name: str
+
+
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def local(workers: int) -> Iterator[Backend]:
+    """A process pool of ``workers`` processes."""
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(["undercroft.analysis.worker"])
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_ctrl_c)
+    try:
+        yield Backend(pool, workers, f"local processes ({workers})")
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def dask(address: str, timeout: float = 10.0) -> Iterator[Backend]:
+    """The Dask cluster whose scheduler listens at ``address``."""
+    try:
+        from distributed import Client as DaskClient
+    except ImportError:
+        raise BackendError(
+            "--backend dask needs Dask distributed: pip install 'undercroft[cluster]'"
+        ) from None
+    try:
+        connect: Any = DaskClient  # distributed has no type hints
+        client: Any = connect(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise BackendError(
+            f"--address {address}: no Dask scheduler answered ({exc}); start one with "
+            "`dask scheduler` and workers with `dask worker ADDRESS`"
+        ) from None
+    try:
+        threads = sum(client.nthreads().values())
+        if threads == 0:
+            raise BackendError(f"--address {address}: the Dask scheduler has no workers")
+        yield Backend(client.get_executor(), threads, f"Dask at {address} ({threads} threads)")
+    finally:
+        client.close()

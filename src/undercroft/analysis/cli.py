@@ -1,0 +1,105 @@
+"""The options of ``undercroft batch``, ``sweep``, ``compare``, ``odds`` and ``results``.
+
+Each command here only declares its options and hands them to
+:mod:`undercroft.analysis.commands` (or :mod:`undercroft.analysis.odds_cli`), imported when
+the command runs: the analysis libraries (pyarrow, DuckDB, scipy, matplotlib) take most of
+a second to load, which every other ``undercroft`` command would otherwise pay.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from undercroft.clikit import interruptible
+from undercroft.crawl.cli import MAX_SEED
+
+MAX_RUNS = 10_000_000
+
+RulesetArg = Annotated[str, typer.Argument(help="The ruleset: crawl (keep comes later).")]
+TargetArg = Annotated[str, typer.Argument(help="The adventure id or file (keep: scenario).")]
+RunsOption = Annotated[
+    int, typer.Option("--runs", min=1, max=MAX_RUNS, help="How many games to play.")
+]
+WorkersOption = Annotated[
+    int | None,
+    typer.Option(min=1, max=256, help="Worker processes (local backend; default: the cores)."),
+]
+SeedOption = Annotated[
+    int, typer.Option(min=0, max=MAX_SEED, help="Batch seed: run i plays derive_seed(S, i).")
+]
+PolicyOption = Annotated[str, typer.Option(help="Heroes' policy: a name, or MODULE:FACTORY.")]
+DmOption = Annotated[str, typer.Option(help="Dungeon Master's policy: a name or MODULE:FACTORY.")]
+PartyOption = Annotated[
+    str | None, typer.Option(help="3 to 5 hero ids, comma-separated (default: the first four).")
+]
+DaysOption = Annotated[int | None, typer.Option(help="keep: days to run (keep batches only).")]
+OutOption = Annotated[
+    Path | None,
+    typer.Option("--out", help="A new (or empty) folder for the results (default: data folder)."),
+]
+BackendOption = Annotated[str, typer.Option(help="local (worker processes) or dask.")]
+AddressOption = Annotated[
+    str | None, typer.Option(help="The Dask scheduler, tcp://HOST:PORT (with --backend dask).")
+]
+CatalogueOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--catalogue", help="The results catalogue (default: $UNDERCROFT_CATALOGUE or data folder)."
+    ),
+]
+PackOption = Annotated[Path | None, typer.Option(help="A crawl content pack folder.")]
+QuietOption = Annotated[bool, typer.Option(help="Print only the summary table.")]
+SetsOption = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Change a value: monsters.orc.fighting=3 (repeatable)."),
+]
+
+
+@interruptible
+def batch(
+    ruleset: RulesetArg,
+    target: TargetArg,
+    runs: RunsOption,
+    workers: WorkersOption = None,
+    seed: SeedOption = 1,
+    policy: PolicyOption = "heuristic",
+    dm: DmOption = "heuristic",
+    party: PartyOption = None,
+    days: DaysOption = None,
+    sets: SetsOption = None,
+    out_dir: OutOption = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    catalogue_file: CatalogueOption = None,
+    pack: PackOption = None,
+    quiet: QuietOption = False,
+) -> None:
+    """Play N seeded games, stream one row per run to Parquet, print the results with 95%
+    intervals and write DIR/report.html (run i is seeded derive_seed(SEED, i))."""
+    from undercroft.analysis import commands
+
+    commands.batch(
+        ruleset,
+        target,
+        runs,
+        workers,
+        seed,
+        policy,
+        dm,
+        party,
+        days,
+        sets,
+        out_dir,
+        backend,
+        address,
+        catalogue_file,
+        pack,
+        quiet,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("batch")(batch)

@@ -1,0 +1,284 @@
+"""What ``undercroft batch``, ``sweep``, ``compare`` and ``results`` do (their options are
+in :mod:`undercroft.analysis.cli`, which imports this module only when one runs).
+
+Everything a command needs is checked before the first run (the ruleset and target, the
+party, the policies, every ``--set``, the backend, the output folder, the catalogue), so a
+mistake exits 2 at once with a message naming the option, and a long batch is never
+wasted on an output it cannot write. Ctrl-C stops a batch at the next chunk: its partial
+files are removed and nothing is registered (exit 130).
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import os
+import shlex
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from undercroft import __version__
+from undercroft.analysis import backends, report
+from undercroft.analysis import results as catalogue
+from undercroft.analysis.batch import (
+    BatchSpec,
+    run_batch,
+    summarise,
+    summary_json,
+    write_meta,
+)
+from undercroft.analysis.crawl_batch import CrawlScenario
+from undercroft.analysis.plugin import BatchRuleset, Metric
+from undercroft.analysis.rulesets import RULESETS, ruleset_named
+from undercroft.analysis.stats import Estimate
+from undercroft.analysis.worker import run_seed
+from undercroft.clikit import checkpoints, fail, interrupted, progress, warn
+from undercroft.core.files import data_folder
+from undercroft.crawl.cli import load_set, party_of, policies
+from undercroft.crawl.content import DEFAULT_PACK
+
+out = Console(highlight=False)
+
+DISTRIBUTIONS = ("turns", "light", "heroes_dead", "treasure", "fights", "patrols")
+
+# -- what to play ---------------------------------------------------------------------------
+
+
+def crawl_scenario(
+    target: str,
+    party: str | None,
+    policy: str,
+    dm: str,
+    sets: list[str] | None,
+    pack: Path | None,
+) -> CrawlScenario:
+    """The crawl scenario of the options, each checked (exit 2 naming the option)."""
+    policy, dm = policies(policy, dm)
+    chosen, adventure_id, settings = load_set(target, pack, sets)
+    heroes = party_of(party, chosen, adventure_id)
+    folder = None if chosen.folder.resolve() == DEFAULT_PACK.resolve() else str(chosen.folder)
+    return CrawlScenario(adventure_id, tuple(heroes), policy, dm, settings, folder)
+
+
+def check_ruleset(ruleset: str, days: int | None) -> BatchRuleset:
+    if ruleset == "keep":
+        fail(
+            "batch keep is not available yet: keep batches need keep invasions and combat "
+            "(issues 10 and 11). Use `undercroft run keep` for one run meanwhile."
+        )
+    if ruleset not in RULESETS:
+        fail(f"unknown ruleset {ruleset!r}; allowed: {', '.join(sorted(RULESETS))} (keep later).")
+    if days is not None:
+        fail("--days applies to keep batches; a crawl adventure runs to its end.")
+    return ruleset_named(ruleset)
+
+
+# -- where it goes --------------------------------------------------------------------------
+
+
+def new_folder(out_dir: Path | None, name: str) -> tuple[Path, bool]:
+    """The results folder: ``--out`` (new, or an empty folder), else a new folder under the
+    data folder's ``batches``. Returns it and whether this command creates it."""
+    if out_dir is None:
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        base = data_folder() / "batches"
+        base.mkdir(parents=True, exist_ok=True)
+        out_dir = base / f"{stamp}-{name}"
+        n = 1
+        while out_dir.exists():
+            n += 1
+            out_dir = base / f"{stamp}-{name}-{n}"
+    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
+        fail(f"--out {out_dir}: is not a folder; name a new folder for the results.")
+    if out_dir.is_dir():
+        if any(out_dir.iterdir()):
+            fail(
+                f"--out {out_dir}: the folder is not empty; a batch never writes over results: "
+                "name a new folder."
+            )
+        if not os.access(out_dir, os.W_OK | os.X_OK):
+            fail(f"--out {out_dir}: the folder cannot be written.")
+        return out_dir, False
+    parent = out_dir.parent
+    if not parent.is_dir():
+        fail(f"--out {out_dir}: the folder {parent} does not exist.")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        fail(f"--out {out_dir}: the folder {parent} cannot be written.")
+    return out_dir, True
+
+
+def check_catalogue(path: Path) -> None:
+    try:
+        catalogue.check(path)
+    except catalogue.CatalogueError as exc:
+        fail(str(exc))
+
+
+@contextmanager
+def backend_for(
+    backend: str, workers: int | None, address: str | None
+) -> Iterator[backends.Backend]:
+    """The executor of ``--backend`` (checked: exit 2 on a bad choice or address)."""
+    if backend not in backends.BACKENDS:
+        fail(f"--backend {backend!r}: allowed: {', '.join(backends.BACKENDS)}.")
+    if backend == "dask":
+        if address is None:
+            fail("--backend dask needs --address tcp://HOST:PORT (the Dask scheduler).")
+        if workers is not None:
+            warn("--workers is for the local backend; the Dask cluster decides: ignored.")
+        try:
+            with backends.dask(address) as chosen:
+                yield chosen
+        except backends.BackendError as exc:
+            fail(str(exc))
+        return
+    if address is not None:
+        fail("--address is for --backend dask.")
+    with backends.local(workers or os.cpu_count() or 1) as chosen:
+        yield chosen
+
+
+# -- running --------------------------------------------------------------------------------
+
+
+def play_batch(
+    spec: BatchSpec, chosen: backends.Backend, *, created: bool, quiet: bool
+) -> tuple[float, list[tuple[Metric, Estimate]]]:
+    """Run one batch into its folder with a progress bar, write ``batch.json``, the
+    report, and return the seconds taken and the summary. Ctrl-C: nothing is kept."""
+    if created:
+        spec.folder.mkdir()
+    try:
+        with checkpoints() as check, progress(spec.runs, "runs", rate="runs") as advance:
+            elapsed = run_batch(spec, chosen, advance, check)
+    except KeyboardInterrupt:
+        _remove(spec.folder, created)
+        interrupted("the batch stopped; its partial results were removed and nothing registered")
+    write_meta(spec, elapsed, chosen.name)
+    plugin = spec.plugin
+    estimates = summarise(spec.folder, plugin.metrics(spec.scenario))
+    meta = {
+        "runs": spec.runs,
+        "seed": spec.seed,
+        "command": spec.command,
+        "seconds": elapsed,
+        "backend": chosen.name,
+        "version": __version__,
+    }
+    report.write(spec.folder, plugin, spec.scenario, meta, estimates, distributions=DISTRIBUTIONS)
+    return elapsed, estimates
+
+
+def _remove(folder: Path, created: bool) -> None:
+    for leftover in folder.glob("*.partial"):
+        leftover.unlink(missing_ok=True)
+    if created and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+
+
+def print_summary(
+    plugin: BatchRuleset,
+    spec: BatchSpec,
+    elapsed: float,
+    estimates: Sequence[tuple[Metric, Estimate]],
+    ident: int,
+) -> None:
+    for label, value in plugin.describe(spec.scenario):
+        out.print(f"{label:12} {value}", markup=False)
+    rate = spec.runs / elapsed if elapsed else math.inf
+    out.print(f"{spec.runs:,} runs, seed {spec.seed}, {elapsed:,.1f} s ({rate:,.1f} runs/s)")
+    table = Table("metric", "value", "95% interval", title="Results")
+    for metric, est in estimates:
+        table.add_row(metric.label, *report.shown(metric, est))
+    out.print(table)
+    out.print(f"Report:  {spec.folder / report.REPORT}", markup=False)
+    out.print(f"Results: {spec.folder}/*.parquet (catalogue id {ident})", markup=False)
+    out.print(
+        f"Replay run 0 alone: {plugin.replay_command(spec.scenario, run_seed(spec.seed, 0))}",
+        markup=False,
+        soft_wrap=True,
+    )
+
+
+def command_line(words: Sequence[tuple[str, Any]], head: str) -> str:
+    """The command as it would be typed again (options with their values)."""
+    parts = [head]
+    for option, value in words:
+        if value is None or value is False or value == []:
+            continue
+        if isinstance(value, list):
+            parts.extend(f"{option} {shlex.quote(str(v))}" for v in value)
+        elif value is True:
+            parts.append(option)
+        else:
+            parts.append(f"{option} {shlex.quote(str(value))}")
+    return " ".join(parts)
+
+
+def batch(
+    ruleset: str,
+    target: str,
+    runs: int,
+    workers: int | None,
+    seed: int,
+    policy: str,
+    dm: str,
+    party: str | None,
+    days: int | None,
+    sets: list[str] | None,
+    out_dir: Path | None,
+    backend: str,
+    address: str | None,
+    catalogue_file: Path | None,
+    pack: Path | None,
+    quiet: bool,
+) -> None:
+    """Play N seeded games, stream one row per run to Parquet, print the results with 95%
+    intervals and write DIR/report.html."""
+    plugin = check_ruleset(ruleset, days)
+    scenario = crawl_scenario(target, party, policy, dm, sets, pack)
+    where = catalogue.catalogue_path(catalogue_file)
+    check_catalogue(where)
+    folder, created = new_folder(out_dir, f"{ruleset}-{scenario.adventure}")
+    command = command_line(
+        [
+            ("--runs", runs),
+            ("--seed", seed),
+            ("--party", ",".join(scenario.party)),
+            ("--policy", scenario.policy),
+            ("--dm", scenario.dm),
+            ("--set", [s.text for s in scenario.settings]),
+            ("--pack", pack),
+        ],
+        f"undercroft batch {ruleset} {shlex.quote(target)}",
+    )
+    spec = BatchSpec(ruleset, scenario, runs, seed, folder, command)
+    with backend_for(backend, workers, address) as chosen:
+        elapsed, estimates = play_batch(spec, chosen, created=created, quiet=quiet)
+    try:
+        ident = catalogue.register(
+            where,
+            kind="batch",
+            command=command,
+            folder=folder,
+            ruleset=ruleset,
+            target=scenario.adventure,
+            runs=runs,
+            seed=seed,
+            summary=summary_json(estimates),
+        )
+    except catalogue.CatalogueError as exc:
+        warn(f"the results are in {folder}, but the catalogue could not register them: {exc}")
+        ident = -1
+    if quiet:
+        table = Table("metric", "value", "95% interval")
+        for metric, est in estimates:
+            table.add_row(metric.label, *report.shown(metric, est))
+        out.print(table)
+        return
+    print_summary(plugin, spec, elapsed, estimates, ident)

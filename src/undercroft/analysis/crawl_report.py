@@ -1,0 +1,194 @@
+"""The crawl sections of a batch report: endings, deaths, fights, the board, the dice.
+
+Each section is built from SQL aggregates over the batch's tables (``runs``, ``deaths``,
+``fights``, ``rolls``, ``squares``; :mod:`.crawl_batch` describes their columns).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from undercroft.analysis import plots
+from undercroft.analysis.plugin import Section
+from undercroft.analysis.report import esc, figure, pct, table
+
+if TYPE_CHECKING:
+    from undercroft.analysis.crawl_batch import CrawlScenario
+
+Query = Callable[[str], list[tuple[Any, ...]]]
+TOP_KILLERS = 6
+
+
+def sections(scenario: CrawlScenario, query: Query) -> list[Section]:
+    (runs,) = query("SELECT count(*) FROM runs")[0]
+    return [
+        endings(query, runs),
+        deaths(scenario, query, runs),
+        fights(query),
+        board(scenario, query, runs),
+        dice(query),
+    ]
+
+
+def endings(query: Query, runs: int) -> Section:
+    rows = query(
+        "SELECT outcome, won, count(*) FROM runs GROUP BY outcome, won ORDER BY count(*) DESC"
+    )
+    words = {
+        ("escaped", True): "won: out with every goal met",
+        ("escaped", False): "escaped without every goal",
+        ("perished", False): "perished: every hero died",
+        ("perished", True): "perished, won (won_if_perished)",
+        ("turn_cap", False): "stopped by the turn cap",
+    }
+    shown = [(words.get((o, w), f"{o}, won={w}"), n, pct(n / runs)) for o, w, n in rows]
+    goals = query("SELECT goals_met, count(*) FROM runs GROUP BY 1 ORDER BY 1")
+    html = table(("how the game ended", "runs", "share"), shown, {1, 2}) + figure(
+        plots.counts_bars(goals, title="Goals met per run", xlabel="goals met")
+    )
+    return Section("How the games ended", html)
+
+
+def deaths(scenario: CrawlScenario, query: Query, runs: int) -> Section:
+    pack = scenario.load()
+    by_hero = query("SELECT hero, count(*) FROM deaths GROUP BY hero ORDER BY count(*) DESC, hero")
+    if not by_hero:
+        return Section("Deaths", "<p>No hero died in any run.</p>")
+    killers = query(
+        "SELECT killer, cause_rule, count(*) FROM deaths GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2"
+    )
+    total = sum(n for *_, n in killers)
+    top = [
+        k
+        for k, *_ in query(
+            f"SELECT killer FROM deaths GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT {TOP_KILLERS}"
+        )
+    ]
+    heroes = list(scenario.party)
+    split = query("SELECT hero, killer, count(*) FROM deaths GROUP BY 1, 2")
+    counts: dict[str, list[int]] = {k: [0] * len(heroes) for k in [*top, "other"]}
+    for hero, killer, n in split:
+        if hero in heroes:
+            counts[killer if killer in top else "other"][heroes.index(hero)] += n
+    if not any(counts["other"]):
+        del counts["other"]
+    where = query("SELECT area, count(*) FROM deaths GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10")
+    hero_rows = [
+        (pack.heroes[h].name if h in pack.heroes else h, n, pct(n / runs)) for h, n in by_hero
+    ]
+    html = (
+        figure(
+            plots.stacked_bars(
+                [pack.heroes[h].name for h in heroes],
+                counts,
+                title="Deaths of each hero, by what killed them",
+                ylabel="deaths",
+            )
+        )
+        + '<div class="grid">'
+        + table(("hero", "deaths", "died in % of runs"), hero_rows, {1, 2})
+        + table(
+            ("killed by", "rule of the blow", "deaths", "share"),
+            [(k, r or "–", n, pct(n / total)) for k, r, n in killers[:15]],
+            {2, 3},
+        )
+        + table(("where (area)", "deaths"), where, {1})
+        + '</div><p class="note">A killer is a monster kind, <code>trap:KIND</code>, '
+        "<code>text:AREA</code> (a room text) or <code>hero:ID</code> (its own overcast); "
+        "the rule is that of the last blow the hero took before its Death's Door roll "
+        "came up <code>dies</code>.</p>"
+    )
+    return Section("Deaths: who, where, and what killed them", html)
+
+
+def fights(query: Query) -> Section:
+    rows = query(
+        "SELECT hero, monster, count(*), sum(CASE WHEN winner = 'hero' THEN 1 ELSE 0 END), "
+        "sum(CASE WHEN winner = 'monster' THEN 1 ELSE 0 END) FROM fights GROUP BY 1, 2"
+    )
+    if not rows:
+        return Section("Fights", "<p>No fight in any run.</p>")
+    heroes = sorted({r[0] for r in rows})
+    monsters = sorted({r[1] for r in rows})
+    cell = {(h, m): (n, w, lost) for h, m, n, w, lost in rows}
+    values = [
+        [cell[(h, m)][1] / cell[(h, m)][0] if (h, m) in cell else float("nan") for m in monsters]
+        for h in heroes
+    ]
+    notes = [
+        [
+            f"{100 * cell[(h, m)][1] / cell[(h, m)][0]:.0f}" if (h, m) in cell else ""
+            for m in monsters
+        ]
+        for h in heroes
+    ]
+    per_monster = query(
+        "SELECT monster, count(*), avg(CASE WHEN winner = 'hero' THEN 1.0 ELSE 0 END), "
+        "avg(CASE WHEN winner = 'monster' THEN 1.0 ELSE 0 END), "
+        "avg(CASE WHEN winner = 'tie' THEN 1.0 ELSE 0 END) FROM fights GROUP BY 1 ORDER BY 2 DESC"
+    )
+    html = figure(
+        plots.matrix(
+            heroes, monsters, values, notes, title="Who beats whom: hero wins, % of fights"
+        )
+    ) + table(
+        ("monster", "fights", "hero wins", "monster wins", "ties"),
+        [(m, n, pct(h), pct(w), pct(t)) for m, n, h, w, t in per_monster],
+        {1, 2, 3, 4},
+    )
+    return Section("Fights (C-FIGHT-04): who beats whom", html)
+
+
+def board(scenario: CrawlScenario, query: Query, runs: int) -> Section:
+    grid = scenario.load().adventures[scenario.adventure].board
+    figures = []
+    for column, title in (
+        ("deaths", "Where heroes die"),
+        ("fights", "Where heroes fight"),
+        ("traps", "Where traps are sprung"),
+    ):
+        counts = {
+            (x, y): 100 * n / runs
+            for x, y, n in query(f"SELECT x, y, sum({column}) FROM squares GROUP BY 1, 2")
+        }
+        figures.append(figure(plots.board_heatmap(grid, counts, title=title)))
+    return Section(
+        "The board",
+        '<div class="grid">' + "".join(figures) + '</div><p class="note">Counts per 100 runs; '
+        "a fight is placed on the hero's square.</p>",
+    )
+
+
+def dice(query: Query) -> Section:
+    rows = query("SELECT rule, outcome, sum(count) FROM rolls GROUP BY 1, 2 ORDER BY 1, 3 DESC")
+    totals: dict[str, int] = {}
+    for rule, _, n in rows:
+        totals[rule] = totals.get(rule, 0) + int(n)
+    shown = [(rule, outcome, n, pct(n / totals[rule])) for rule, outcome, n in rows]
+    html = table(("rule", "outcome", "rolls", "share of that rule's rolls"), shown, {2, 3}) + (
+        '<p class="note">Every die roll of every run, by the rule that called for it (all '
+        "modifiers together). <code>undercroft odds rule ID --hero H</code> gives the exact "
+        "odds of one roll.</p>"
+    )
+    return Section("The dice as rolled", html)
+
+
+def notable(query: Query) -> list[tuple[str, int]]:
+    """Runs worth replaying: the first, the first won and lost, the longest, the deadliest."""
+    picks = [("the first run", "SELECT min(run) FROM runs")]
+    picks += [
+        ("the first won", "SELECT min(run) FROM runs WHERE won"),
+        ("the first not won", "SELECT min(run) FROM runs WHERE NOT won"),
+        ("the longest", "SELECT run FROM runs ORDER BY turns DESC, run LIMIT 1"),
+        ("the most heroes dead", "SELECT run FROM runs ORDER BY heroes_dead DESC, run LIMIT 1"),
+    ]
+    found = []
+    for label, sql in picks:
+        rows = query(sql)
+        if rows and rows[0][0] is not None:
+            found.append((label, int(rows[0][0])))
+    return found
+
+
+__all__ = ["esc", "notable", "sections"]

@@ -1,0 +1,181 @@
+"""Plots for reports, drawn with matplotlib's Agg/SVG backend and inlined as SVG text.
+
+Every function takes plain numbers (already aggregated, so a plot never holds a batch's
+rows) and returns one ``<svg>`` element. Text is drawn as paths, so a report needs no
+font and no network to show; ids are salted with a fixed string so the same numbers give
+the same SVG.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Mapping, Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.figure import Figure
+
+from undercroft.core.grid import Grid, Terrain
+
+plt.rcParams.update(
+    {
+        "svg.fonttype": "path",
+        "svg.hashsalt": "undercroft",
+        "font.size": 9,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+    }
+)
+BLUE, ORANGE, GREY = "#3a6ea5", "#d9822b", "#9aa5b1"
+
+
+def svg(fig: Figure) -> str:
+    """The figure as an inline ``<svg>`` element (closes the figure)."""
+    out = io.StringIO()
+    fig.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+    text = out.getvalue()
+    return text[text.index("<svg") :]
+
+
+def interval_bars(
+    labels: Sequence[str],
+    values: Sequence[float],
+    lows: Sequence[float],
+    highs: Sequence[float],
+    *,
+    title: str,
+    percent: bool = True,
+) -> str:
+    """Horizontal bars with their 95% intervals (rates of a batch)."""
+    fig, ax = plt.subplots(figsize=(6.4, 0.35 * len(labels) + 0.9))
+    ys = np.arange(len(labels))[::-1]
+    scale = 100 if percent else 1
+    vals = np.array(values, dtype=float) * scale
+    err = np.array(
+        [vals - np.array(lows, dtype=float) * scale, np.array(highs, dtype=float) * scale - vals]
+    )
+    ax.barh(ys, vals, color=BLUE, xerr=np.nan_to_num(err), capsize=3, ecolor="#222")
+    ax.set_yticks(ys, labels)
+    ax.set_xlabel("% of runs (bars: 95% interval)" if percent else "value (bars: 95% interval)")
+    if percent:
+        ax.set_xlim(0, 100)
+    ax.set_title(title)
+    return svg(fig)
+
+
+def counts_bars(
+    pairs: Sequence[tuple[float, int]], *, title: str, xlabel: str, color: str = BLUE
+) -> str:
+    """A histogram from (value, runs) pairs (as SQL ``GROUP BY`` gives them)."""
+    fig, ax = plt.subplots(figsize=(6.4, 2.6))
+    if pairs:
+        xs = [float(x) for x, _ in pairs]
+        ns = [int(n) for _, n in pairs]
+        width = 0.8 * (min(np.diff(sorted(set(xs)))) if len(set(xs)) > 1 else 1.0)
+        ax.bar(xs, ns, width=width, color=color)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("runs")
+    ax.set_title(title)
+    return svg(fig)
+
+
+def stacked_bars(
+    groups: Sequence[str], parts: Mapping[str, Sequence[int]], *, title: str, ylabel: str
+) -> str:
+    """One bar per group split into named parts (deaths of each hero by killer)."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.0))
+    bottom = np.zeros(len(groups))
+    colours = plt.get_cmap("tab10")
+    for i, (name, counts) in enumerate(parts.items()):
+        ax.bar(groups, counts, bottom=bottom, label=name, color=colours(i % 10))
+        bottom += np.array(counts, dtype=float)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if parts:
+        ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1, 1))
+    plt.setp(ax.get_xticklabels(), rotation=30, ha="right")
+    return svg(fig)
+
+
+def board_heatmap(board: Grid, counts: Mapping[tuple[int, int], float], *, title: str) -> str:
+    """The board (walls dark, floor light) with ``counts`` per square in colour."""
+    fig, ax = plt.subplots(figsize=(0.2 * board.width + 1.4, 0.2 * board.height + 0.6))
+    walls = (board.terrain != Terrain.FLOOR) & (board.terrain != Terrain.DOOR)
+    ax.imshow(np.where(walls, 0.25, 0.95), cmap="gray", vmin=0, vmax=1, interpolation="nearest")
+    grid = np.full((board.height, board.width), np.nan)
+    for (x, y), n in counts.items():
+        if 0 <= y < board.height and 0 <= x < board.width and n:
+            grid[y, x] = n
+    if np.isfinite(grid).any():
+        shown = ax.imshow(grid, cmap="YlOrRd", interpolation="nearest", alpha=0.9)
+        fig.colorbar(shown, ax=ax, fraction=0.04, pad=0.02, label="per 100 runs")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(title)
+    return svg(fig)
+
+
+def matrix(
+    rows: Sequence[str],
+    columns: Sequence[str],
+    values: Sequence[Sequence[float]],
+    notes: Sequence[Sequence[str]],
+    *,
+    title: str,
+) -> str:
+    """A table of shares in colour (hero win rate for each hero and monster)."""
+    fig, ax = plt.subplots(figsize=(0.55 * len(columns) + 2.2, 0.4 * len(rows) + 1.4))
+    data = np.array(values, dtype=float) * 100
+    shown = ax.imshow(data, cmap="RdYlGn", vmin=0, vmax=100, aspect="auto")
+    for i in range(len(rows)):
+        for j in range(len(columns)):
+            if notes[i][j]:
+                ax.text(j, i, notes[i][j], ha="center", va="center", fontsize=6.5)
+    ax.set_xticks(range(len(columns)), columns, rotation=40, ha="right")
+    ax.set_yticks(range(len(rows)), rows)
+    fig.colorbar(shown, ax=ax, fraction=0.04, pad=0.02, label="hero wins, % of fights")
+    ax.set_title(title)
+    return svg(fig)
+
+
+def band(
+    xs: Sequence[float],
+    lines: Mapping[str, tuple[Sequence[float], Sequence[float], Sequence[float]]],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    percent: bool,
+) -> str:
+    """Metric against a parameter: one line per series, shaded 95% band."""
+    fig, ax = plt.subplots(figsize=(4.6, 2.8))
+    scale = 100 if percent else 1
+    for i, (name, (mean, low, high)) in enumerate(lines.items()):
+        colour = plt.get_cmap("tab10")(i % 10)
+        m = np.array(mean, dtype=float) * scale
+        lo = np.array(low, dtype=float) * scale
+        hi = np.array(high, dtype=float) * scale
+        ax.plot(xs, m, marker="o", color=colour, label=name if len(lines) > 1 else None)
+        ax.fill_between(
+            xs,
+            np.where(np.isnan(lo), m, lo),
+            np.where(np.isnan(hi), m, hi),
+            color=colour,
+            alpha=0.2,
+        )
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel + (" (%)" if percent else ""))
+    ax.set_title(title)
+    if len(lines) > 1:
+        ax.legend(fontsize=7, frameon=False)
+    return svg(fig)
+
+
+def finite(values: Sequence[float]) -> list[float]:
+    return [v for v in values if math.isfinite(v)]

@@ -1,0 +1,202 @@
+"""The batch report: one self-contained HTML page, ``DIR/report.html``.
+
+Everything is in the page: the styles, and the plots as inline SVG (:mod:`.plots`); it
+loads nothing, so it opens offline, from an e-mail or an archive. It reads the batch's
+Parquet files through DuckDB views (aggregates only: memory stays flat however many runs
+there were) and holds, in order: what was played and how to replay any run, the metrics
+with their 95% intervals (a table and a chart), the distributions of the counted
+metrics, then the ruleset's own sections (crawl: how games ended, deaths and killers,
+fights by hero and monster, heatmaps of the board, the dice as rolled).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from undercroft.analysis import plots
+from undercroft.analysis.plugin import BatchRuleset, Metric, Section
+from undercroft.analysis.stats import Estimate
+from undercroft.analysis.store import table_path
+from undercroft.core.dice import derive_seed as run_seed
+from undercroft.core.files import write_text_atomic
+
+REPORT = "report.html"
+Query = Callable[[str], list[tuple[Any, ...]]]
+
+STYLE = """
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 62em; color: #1d2733;
+       padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { margin-top: 1.8em; border-bottom: 1px solid
+#d5dce3; } table { border-collapse: collapse; margin: .6em 0; } td, th { padding: .2em .7em;
+text-align: left; border-bottom: 1px solid #eef1f4; } td.n { text-align: right;
+font-variant-numeric: tabular-nums; } code, pre { background: #f3f5f7; padding: .1em .3em;
+border-radius: 3px; } pre { padding: .6em; overflow-x: auto; white-space: pre-wrap; }
+.figure { margin: .8em 0; } .figure svg { max-width: 100%; height: auto; }
+.note { color: #5b6875; } .grid { display: flex; flex-wrap: wrap; gap: 1em; }
+"""
+
+
+def esc(value: object) -> str:
+    return html.escape(str(value))
+
+
+def pct(value: float) -> str:
+    return "–" if not math.isfinite(value) else f"{100 * value:.1f}%"
+
+
+def num(value: float) -> str:
+    return "–" if not math.isfinite(value) else f"{value:,.2f}"
+
+
+def shown(metric: Metric, e: Estimate) -> tuple[str, str]:
+    """The value and its interval as the summary prints them."""
+    fmt = pct if metric.kind == "rate" else num
+    interval = "–" if not math.isfinite(e.low) else f"{fmt(e.low)} – {fmt(e.high)}"
+    return fmt(e.value), interval
+
+
+def table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    numeric: frozenset[int] | set[int] = frozenset(),
+) -> str:
+    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td class="n">{esc(v)}</td>' if i in numeric else f"<td>{esc(v)}</td>"
+            for i, v in enumerate(row)
+        )
+        + "</tr>"
+        for row in rows
+    )
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def figure(svg_text: str) -> str:
+    return f'<div class="figure">{svg_text}</div>'
+
+
+@contextmanager
+def views(folder: Path, names: Sequence[str]) -> Iterator[Query]:
+    """A query function over the batch's tables, each a view named after it."""
+    with duckdb.connect() as conn:
+        for name in names:
+            path = table_path(folder, name)
+            if path.exists():
+                literal = "'" + str(path).replace("'", "''") + "'"
+                conn.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet({literal})")
+
+        def query(sql: str) -> list[tuple[Any, ...]]:
+            return conn.execute(sql).fetchall()
+
+        yield query
+
+
+def page(title: str, parts: Sequence[str]) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>\n"
+        + "\n".join(parts)
+        + "\n</body></html>\n"
+    )
+
+
+def metrics_part(estimates: Sequence[tuple[Metric, Estimate]]) -> list[str]:
+    rows = [(m.label, *shown(m, e)) for m, e in estimates]
+    rates = [(m, e) for m, e in estimates if m.kind == "rate"]
+    parts = ["<h2>Results</h2>", table(("metric", "value", "95% interval"), rows, {1, 2})]
+    if rates:
+        parts.append(
+            figure(
+                plots.interval_bars(
+                    [m.column for m, _ in rates],
+                    [e.value for _, e in rates],
+                    [e.low for _, e in rates],
+                    [e.high for _, e in rates],
+                    title="Rates with their 95% intervals",
+                )
+            )
+        )
+    return parts
+
+
+def distributions_part(
+    estimates: Sequence[tuple[Metric, Estimate]], query: Query, wanted: Sequence[str]
+) -> list[str]:
+    """A histogram of each counted metric named in ``wanted``."""
+    figures = []
+    for m, _ in estimates:
+        if m.kind != "mean" or m.column not in wanted:
+            continue
+        col = '"' + m.column + '"'
+        pairs = query(f"SELECT {col}, count(*) FROM runs GROUP BY 1 ORDER BY 1")
+        figures.append(
+            figure(
+                plots.counts_bars(
+                    [(x, n) for x, n in pairs if x is not None], title=m.label, xlabel=m.column
+                )
+            )
+        )
+    return ["<h2>Distributions</h2>", '<div class="grid">', *figures, "</div>"] if figures else []
+
+
+def replay_part(
+    plugin: BatchRuleset, scenario: Any, seed: int, notable: Sequence[tuple[str, int]]
+) -> list[str]:
+    rows = [
+        (label, run, run_seed(seed, run), plugin.replay_command(scenario, run_seed(seed, run)))
+        for label, run in notable
+    ]
+    return [
+        "<h2>Replaying a run</h2>",
+        "<p>Run <i>i</i> of a batch seeded <i>S</i> plays with the seed "
+        "<code>derive_seed(S, i)</code> (numpy <code>SeedSequence(S, spawn_key=(i,))</code>, "
+        "first 64-bit word), whatever the backend and the number of workers. The seed of "
+        "every run is the <code>seed</code> column of <code>runs.parquet</code>; this command "
+        "plays one alone and tells it turn by turn (add <code>--log FILE</code> for its event "
+        "log):</p>",
+        table(("run", "#", "seed", "command"), rows, {1, 2}),
+    ]
+
+
+def write(
+    folder: Path,
+    plugin: BatchRuleset,
+    scenario: Any,
+    meta: dict[str, Any],
+    estimates: Sequence[tuple[Metric, Estimate]],
+    *,
+    distributions: Sequence[str] = (),
+) -> Path:
+    """Write ``folder/report.html`` and return its path."""
+    with views(folder, list(plugin.tables(scenario))) as query:
+        described = plugin.describe(scenario)
+        seconds = float(meta.get("seconds", 0))
+        rate = f", {meta['runs'] / seconds:,.1f} runs/s" if seconds else ""
+        head = [
+            f"<h1>{esc(plugin.name)} batch: {esc(described[0][1] if described else '')}</h1>",
+            f'<p class="note">{meta["runs"]:,} runs, batch seed {meta["seed"]}, undercroft '
+            f"{esc(meta.get('version', ''))}, {seconds:,.1f} s on {esc(meta.get('backend', ''))}"
+            f"{rate}.</p>",
+            table(("", ""), [*described, ("command", meta.get("command", ""))]),
+        ]
+        sections: list[Section] = plugin.sections(scenario, query)
+        notable = plugin.notable(query)
+        parts = [
+            *head,
+            *metrics_part(estimates),
+            *replay_part(plugin, scenario, int(meta["seed"]), notable),
+            *distributions_part(estimates, query, distributions),
+            *(f"<h2>{esc(s.title)}</h2>\n{s.html}" for s in sections),
+        ]
+    path = folder / REPORT
+    write_text_atomic(path, page(f"{plugin.name} batch report", parts))
+    return path

@@ -1,0 +1,238 @@
+"""The results catalogue: every batch, sweep and comparison, in one DuckDB file.
+
+The catalogue holds one row per batch, sweep or comparison in the table ``batches``
+(``id``, ``kind``, ``command``, ``created``, ``folder``, ``ruleset``, ``target``, ``runs``,
+``seed``, ``parent`` (the sweep a batch belongs to), ``summary`` (JSON: the metrics with
+their intervals, or a comparison's tests)). The rows of the batches stay in their
+Parquet files; :func:`query` opens views over them all, named after the tables (``runs``,
+``deaths``, ``fights``, ``rolls``, ``squares``), each row with the ``batch`` it came from,
+so one SQL statement can read across past batches.
+
+Where the file is: ``--catalogue FILE``, else ``$UNDERCROFT_CATALOGUE``, else
+``catalogue.duckdb`` in the user data folder (``$UNDERCROFT_DATA`` if set), beside the
+campaigns. DuckDB lets one process write a file at a time, so the catalogue is opened
+only for a moment (to check it before a batch, to register it after) and a second batch
+waits its turn for a few seconds.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from undercroft.analysis.store import table_path
+from undercroft.core.files import PathError, check_output, data_folder
+
+SCHEMA = """
+CREATE SEQUENCE IF NOT EXISTS batch_id START 1;
+CREATE TABLE IF NOT EXISTS batches (
+    id INTEGER PRIMARY KEY DEFAULT nextval('batch_id'),
+    kind VARCHAR NOT NULL,
+    command VARCHAR NOT NULL,
+    created VARCHAR NOT NULL,
+    folder VARCHAR,
+    ruleset VARCHAR,
+    target VARCHAR,
+    runs BIGINT,
+    seed UBIGINT,
+    parent INTEGER,
+    summary VARCHAR
+);
+"""
+COLUMNS = (
+    "id",
+    "kind",
+    "command",
+    "created",
+    "folder",
+    "ruleset",
+    "target",
+    "runs",
+    "seed",
+    "parent",
+    "summary",
+)
+TABLES = ("runs", "deaths", "fights", "rolls", "squares")
+LOCK_WAIT_SECONDS = 15.0
+
+
+class CatalogueError(ValueError):
+    """A catalogue that cannot be used; the message names the file and what to do."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One registered batch, sweep or comparison."""
+
+    id: int
+    kind: str
+    command: str
+    created: str
+    folder: str | None
+    ruleset: str | None
+    target: str | None
+    runs: int | None
+    seed: int | None
+    parent: int | None
+    summary: Any
+
+
+def catalogue_path(option: Path | None = None) -> Path:
+    """``--catalogue``, else ``$UNDERCROFT_CATALOGUE``, else the user data folder's."""
+    if option is not None:
+        return option
+    env = os.environ.get("UNDERCROFT_CATALOGUE")
+    if env:
+        return Path(env)
+    folder = data_folder()
+    folder.mkdir(parents=True, exist_ok=True)  # the default place is made on first use
+    return folder / "catalogue.duckdb"
+
+
+@contextmanager
+def connect(path: Path, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The catalogue, created if missing (unless ``read_only``); waits a little for
+    another process that holds it."""
+    if read_only and not path.exists():
+        raise CatalogueError(
+            f"{path}: no results catalogue there yet; run a batch first (undercroft batch ...)"
+        )
+    if not read_only:
+        try:
+            check_output(path, "--catalogue")
+        except PathError as exc:
+            raise CatalogueError(str(exc)) from None
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            conn = duckdb.connect(str(path), read_only=read_only)
+            break
+        except duckdb.IOException as exc:
+            if "lock" in str(exc).lower() and time.monotonic() < deadline:
+                time.sleep(0.2)
+                continue
+            raise CatalogueError(f"{path}: cannot open the results catalogue: {exc}") from None
+        except duckdb.Error as exc:
+            raise CatalogueError(
+                f"{path}: not a results catalogue (a DuckDB file): {exc}; name another "
+                "file with --catalogue or UNDERCROFT_CATALOGUE"
+            ) from None
+    try:
+        if not read_only:
+            conn.execute(SCHEMA)
+        _check_schema(conn, path)
+        yield conn
+    finally:
+        conn.close()
+
+
+def _check_schema(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
+    found = conn.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'batches' "
+        "ORDER BY ordinal_position"
+    ).fetchall()
+    if tuple(c for (c,) in found) != COLUMNS:
+        raise CatalogueError(
+            f"{path}: a DuckDB file that is not an undercroft results catalogue (its table "
+            "'batches' is missing or has other columns); name another file"
+        )
+
+
+def check(path: Path) -> None:
+    """The catalogue can be opened and written (before a long run)."""
+    with connect(path):
+        pass
+
+
+def register(
+    path: Path,
+    *,
+    kind: str,
+    command: str,
+    folder: Path | None,
+    ruleset: str | None = None,
+    target: str | None = None,
+    runs: int | None = None,
+    seed: int | None = None,
+    parent: int | None = None,
+    summary: Any = None,
+) -> int:
+    """Add a batch, sweep or comparison; returns its id."""
+    created = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+    with connect(path) as conn:
+        row = conn.execute(
+            "INSERT INTO batches (kind, command, created, folder, ruleset, target, runs, seed, "
+            "parent, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            [
+                kind,
+                command,
+                created,
+                None if folder is None else str(folder.resolve()),
+                ruleset,
+                target,
+                runs,
+                seed,
+                parent,
+                json.dumps(summary),
+            ],
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def entries(path: Path) -> list[Entry]:
+    with connect(path, read_only=True) as conn:
+        rows = conn.execute(f"SELECT {', '.join(COLUMNS)} FROM batches ORDER BY id").fetchall()
+    return [_entry(r) for r in rows]
+
+
+def entry(path: Path, ident: int) -> Entry:
+    with connect(path, read_only=True) as conn:
+        row = conn.execute(
+            f"SELECT {', '.join(COLUMNS)} FROM batches WHERE id = ?", [ident]
+        ).fetchone()
+    if row is None:
+        raise CatalogueError(f"no batch {ident} in {path}; `undercroft results list` shows them")
+    return _entry(row)
+
+
+def _entry(row: Sequence[Any]) -> Entry:
+    values = list(row)
+    values[-1] = json.loads(values[-1]) if values[-1] else None
+    return Entry(*values)
+
+
+def query(path: Path, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run ``sql`` on the catalogue (read-only) with views over every batch's tables."""
+    with connect(path, read_only=True) as conn:
+        folders = conn.execute(
+            "SELECT id, folder FROM batches WHERE kind = 'batch' AND folder IS NOT NULL ORDER BY id"
+        ).fetchall()
+        for table in TABLES:
+            files = [(ident, table_path(Path(f), table)) for ident, f in folders]
+            parts = [
+                f"SELECT {ident} AS batch, * FROM read_parquet({_literal(path)})"
+                for ident, path in files
+                if path.exists()
+            ]
+            if parts:
+                conn.execute(f"CREATE TEMP VIEW {table} AS " + " UNION ALL BY NAME ".join(parts))
+        try:
+            result = conn.execute(sql)
+            columns = [d[0] for d in result.description or []]
+            return columns, result.fetchall()
+        except duckdb.Error as exc:
+            raise CatalogueError(f"the SQL did not run: {exc}") from None
+
+
+def _literal(path: Path) -> str:
+    return "'" + str(path).replace("'", "''") + "'"

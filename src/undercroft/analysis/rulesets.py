@@ -1,0 +1,15 @@
+"""The rulesets a batch can play, by name (``undercroft batch crawl|keep ...``)."""
+
+from __future__ import annotations
+
+from undercroft.analysis.crawl_batch import CrawlBatch
+from undercroft.analysis.plugin import BatchRuleset
+
+RULESETS: dict[str, type[BatchRuleset]] = {"crawl": CrawlBatch}
+"""Name -> batch interface. keep joins when its invasions and combat land (docs/analysis.md,
+"Adding a ruleset")."""
+
+
+def ruleset_named(name: str) -> BatchRuleset:
+    """The batch interface called ``name`` (``KeyError`` if there is none)."""
+    return RULESETS[name]()

@@ -1,0 +1,134 @@
+"""Confidence intervals, tests and sample sizes for batch metrics (scipy underneath).
+
+* A rate (the share of runs where something holds) gets a Wilson score interval, good
+  at 0% and 100% and for small batches.
+* A mean gets a Student t interval (mean +- t * s / sqrt(n)).
+* Comparing two batches: a rate by the two-proportion z test, or Fisher's exact test
+  when a cell of the 2x2 table expects fewer than 5 runs; a mean by Welch's t test
+  (no equal variances assumed). Two-sided, 95% level.
+* The runs per batch needed to tell the observed difference from noise at that level
+  with 80% power (normal approximation; infinite when the batches do not differ).
+* Holm's step-down adjustment of a family of p-values, for a table that tests many
+  metrics at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scipy import stats
+
+LEVEL = 0.95
+ALPHA = 1 - LEVEL
+POWER = 0.80
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A metric over a batch: its value and 95% interval (``nan`` where undefined)."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+
+@dataclass(frozen=True)
+class Test:
+    """Two batches compared on one metric."""
+
+    a: Estimate
+    b: Estimate
+    difference: float
+    """b - a."""
+    p: float
+    test: str
+    needed: float
+    """Runs per batch to detect ``difference`` at 95% with 80% power (``inf``: no difference)."""
+
+
+def wilson(successes: int, n: int, level: float = LEVEL) -> Estimate:
+    """The share ``successes / n`` with its Wilson score interval."""
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    z = float(stats.norm.ppf(1 - (1 - level) / 2))
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+def t_interval(mean: float, sd: float, n: int, level: float = LEVEL) -> Estimate:
+    """A mean with its Student t interval (``sd`` the sample standard deviation)."""
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    if n == 1 or not math.isfinite(sd):
+        return Estimate(mean, math.nan, math.nan, n)
+    half = float(stats.t.ppf(1 - (1 - level) / 2, n - 1)) * sd / math.sqrt(n)
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def compare_rates(k1: int, n1: int, k2: int, n2: int) -> Test:
+    """Two rates: the z test of two proportions, Fisher's exact test for small counts."""
+    a, b = wilson(k1, n1), wilson(k2, n2)
+    table = [[k1, n1 - k1], [k2, n2 - k2]]
+    pooled = (k1 + k2) / (n1 + n2) if n1 + n2 else math.nan
+    expected = [n * q for n in (n1, n2) for q in (pooled, 1 - pooled)]
+    if min(expected, default=0) < 5:
+        p = float(stats.fisher_exact(table).pvalue)
+        name = "Fisher exact"
+    else:
+        se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+        z = (k2 / n2 - k1 / n1) / se if se > 0 else 0.0
+        p = float(2 * stats.norm.sf(abs(z)))
+        name = "two-proportion z"
+    return Test(a, b, b.value - a.value, p, name, needed_rates(a.value, b.value))
+
+
+def compare_means(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> Test:
+    """Two means by Welch's t test (from each batch's mean, sample sd and size)."""
+    a, b = t_interval(m1, s1, n1), t_interval(m2, s2, n2)
+    if n1 < 2 or n2 < 2:
+        return Test(a, b, m2 - m1, math.nan, "Welch t", math.nan)
+    if s1 == 0 and s2 == 0:
+        p = 1.0 if m1 == m2 else 0.0
+    else:
+        result = stats.ttest_ind_from_stats(m1, s1, n1, m2, s2, n2, equal_var=False)
+        p = float(result.pvalue)
+    return Test(a, b, m2 - m1, p, "Welch t", needed_means(m2 - m1, s1, s2))
+
+
+def _z(alpha: float = ALPHA, power: float = POWER) -> tuple[float, float]:
+    return float(stats.norm.ppf(1 - alpha / 2)), float(stats.norm.ppf(power))
+
+
+def needed_rates(p1: float, p2: float) -> float:
+    """Runs per batch to detect rates ``p1`` vs ``p2`` (two-sided 95%, power 80%)."""
+    if not (math.isfinite(p1) and math.isfinite(p2)) or p1 == p2:
+        return math.inf
+    za, zb = _z()
+    bar = (p1 + p2) / 2
+    top = za * math.sqrt(2 * bar * (1 - bar)) + zb * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))
+    return math.ceil(top * top / (p1 - p2) ** 2)
+
+
+def needed_means(difference: float, s1: float, s2: float) -> float:
+    """Runs per batch to detect a difference of means (two-sided 95%, power 80%)."""
+    if difference == 0 or not math.isfinite(difference):
+        return math.inf
+    za, zb = _z()
+    return math.ceil((za + zb) ** 2 * (s1 * s1 + s2 * s2) / difference**2)
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's adjusted p-values, in the order given (``nan`` stays ``nan``)."""
+    indexed = sorted((p, i) for i, p in enumerate(p_values) if math.isfinite(p))
+    m = len(indexed)
+    adjusted = [math.nan] * len(p_values)
+    running = 0.0
+    for rank, (p, i) in enumerate(indexed):
+        running = max(running, min(1.0, (m - rank) * p))
+        adjusted[i] = running
+    return adjusted

@@ -1,0 +1,75 @@
+"""A batch's results on disk: one Parquet file per table, streamed in row groups.
+
+Rows arrive in run order, a chunk of runs at a time; :class:`ParquetStore` keeps at most
+:data:`ROW_GROUP` rows of a table in memory before writing them as a row group, so memory
+stays flat whatever the number of runs. Each file grows as ``NAME.parquet.partial`` and is
+renamed into place by :meth:`ParquetStore.close`; :meth:`ParquetStore.discard` (an
+interrupted batch) removes them, so a folder never holds half a table under its real name.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from undercroft.core.files import partial_path
+
+ROW_GROUP = 65_536
+"""Rows a table buffers before it writes a row group (bounded memory, few groups)."""
+
+
+def table_path(folder: Path, name: str) -> Path:
+    return folder / f"{name}.parquet"
+
+
+class ParquetStore:
+    """Streaming writers for every table of a batch, in ``folder``."""
+
+    def __init__(self, folder: Path, schemas: Mapping[str, pa.Schema]) -> None:
+        self.folder = folder
+        self.schemas = dict(schemas)
+        self._buffers: dict[str, list[pa.Table]] = {name: [] for name in schemas}
+        self._buffered: dict[str, int] = dict.fromkeys(schemas, 0)
+        self.rows: dict[str, int] = dict.fromkeys(schemas, 0)
+        self._writers: dict[str, pq.ParquetWriter] = {}
+        for name, schema in self.schemas.items():
+            partial = partial_path(table_path(folder, name))
+            partial.unlink(missing_ok=True)
+            self._writers[name] = pq.ParquetWriter(partial, schema, compression="zstd")
+
+    def write(self, tables: Mapping[str, pa.Table]) -> None:
+        """Add the rows of one chunk of runs (tables in run order)."""
+        for name, table in tables.items():
+            if table.num_rows == 0:
+                continue
+            self._buffers[name].append(table)
+            self._buffered[name] += table.num_rows
+            self.rows[name] += table.num_rows
+            if self._buffered[name] >= ROW_GROUP:
+                self._flush(name)
+
+    def _flush(self, name: str) -> None:
+        if self._buffered[name]:
+            whole = pa.concat_tables(self._buffers[name])
+            self._writers[name].write_table(whole, row_group_size=ROW_GROUP)
+            self._buffers[name] = []
+            self._buffered[name] = 0
+
+    def close(self) -> None:
+        """Write what is buffered and move every file into place."""
+        for name, writer in self._writers.items():
+            self._flush(name)
+            writer.close()
+            os.replace(partial_path(table_path(self.folder, name)), table_path(self.folder, name))
+
+    def discard(self) -> None:
+        """Drop everything written (an interrupted or failed batch)."""
+        for name, writer in self._writers.items():
+            try:
+                writer.close()
+            finally:
+                partial_path(table_path(self.folder, name)).unlink(missing_ok=True)

@@ -27,7 +27,6 @@ from typing import Any
 
 import pyarrow as pa
 
-from undercroft.analysis import crawl_report
 from undercroft.analysis.crawl_metrics import CrawlMetrics
 from undercroft.analysis.plugin import Metric, Query, Rows, Section
 from undercroft.crawl.content import Pack, pack_with
@@ -252,10 +251,17 @@ class CrawlBatch:
             lines.append(("settings", ", ".join(s.text for s in scenario.settings)))
         return lines
 
+    # The report modules (matplotlib, DuckDB) are imported only where a report is drawn:
+    # the worker processes, which play the runs, never load them.
+
     def sections(self, scenario: CrawlScenario, query: Query) -> list[Section]:
+        from undercroft.analysis import crawl_report
+
         return crawl_report.sections(scenario, query)
 
     def notable(self, query: Query) -> list[tuple[str, int]]:
+        from undercroft.analysis import crawl_report
+
         return crawl_report.notable(query)
 
     def to_json(self, scenario: CrawlScenario) -> dict[str, Any]:

@@ -15,6 +15,7 @@ cheaper than building a new graph per query (see ``benchmarks/bench_core.py``).
 from __future__ import annotations
 
 import enum
+import threading
 from collections.abc import Iterable
 
 import numpy as np
@@ -52,6 +53,39 @@ def base_costs(grid: Grid, doors: DoorPassage, *, water_cost: int = 1) -> CostAr
         costs[door & (grid.door == DoorState.LOCKED)] = 0
     costs[grid.water & (costs > 0)] = water_cost
     return costs
+
+
+FAR = int(np.iinfo(np.int32).max)
+"""The distance :func:`distance_field` gives a square no root can reach."""
+_GRAPHS = threading.local()
+
+
+def distance_field(costs: CostArray, roots: Iterable[Pos]) -> NDArray[np.int32]:
+    """Orthogonal step-cost distances from the nearest of ``roots`` to every square:
+    entering a square costs its ``costs`` value, 0 is impassable; :data:`FAR` where no
+    root can reach.
+
+    This is tcod's ``dijkstra2d(dist, costs, 1, 0)``, but tcod 21.2's ``dijkstra2d``
+    leaks about 4 KB of C memory a call, which a long batch of games turns into
+    gigabytes; a graph pathfinder kept per thread and board shape does not leak and
+    gives the same distances.
+    """
+    graphs: dict[tuple[int, ...], tuple[CostArray, tcod.path.Pathfinder]] = (
+        _GRAPHS.__dict__.setdefault("by_shape", {})
+    )
+    entry = graphs.get(costs.shape)
+    if entry is None:
+        work: CostArray = np.zeros(costs.shape, np.int32)
+        finder = tcod.path.Pathfinder(tcod.path.SimpleGraph(cost=work, cardinal=1, diagonal=0))
+        entry = graphs[costs.shape] = (work, finder)
+    work, finder = entry
+    work[...] = costs
+    finder.clear()
+    for p in roots:
+        finder.add_root((p.y, p.x))
+    finder.resolve()
+    dist: NDArray[np.int32] = finder.distance.astype(np.int32)
+    return dist
 
 
 class Pathfinder:
@@ -144,12 +178,9 @@ class Pathfinder:
         """Walking distance from ``origin`` to every square, ``-1`` where unreachable."""
         costs = self.costs(bodies, avoid)
         costs[origin.y, origin.x] = max(int(costs[origin.y, origin.x]), 1)
-        dist = tcod.path.maxarray(costs.shape, np.int32)
-        dist[origin.y, origin.x] = 0
-        tcod.path.dijkstra2d(dist, costs, 1, 0, out=dist)
-        dist[dist == np.iinfo(np.int32).max] = UNREACHABLE
-        result: NDArray[np.int32] = dist
-        return result
+        dist = distance_field(costs, [origin])
+        dist[dist == FAR] = UNREACHABLE
+        return dist
 
     def within(self, origin: Pos, squares: int) -> frozenset[Pos]:
         """Squares within ``squares`` steps of walking from ``origin``, figures ignored.

@@ -16,6 +16,7 @@ import tcod.path
 from numpy.typing import NDArray
 
 from undercroft.core.grid import Pos
+from undercroft.core.paths import distance_field
 from undercroft.crawl.observe import AREA_KEY, UNKNOWN
 
 WALKABLE = np.zeros(256, np.bool_)
@@ -56,12 +57,9 @@ def distance_map(
     cost = costs.copy()
     for p in blocked:
         cost[p.y, p.x] = 0
-    dist = tcod.path.maxarray(cost.shape, np.int32)
     for p in origins:
         cost[p.y, p.x] = 1
-        dist[p.y, p.x] = 0
-    tcod.path.dijkstra2d(dist, cost, 1, 0, out=dist)
-    return dist
+    return distance_field(cost, origins)
 
 
 def path_from(dist: NDArray[np.int32], goal: Pos) -> list[Pos]:
@@ -76,11 +74,9 @@ def exit_distances(board: str, exits: tuple[tuple[int, int], ...]) -> NDArray[np
     """Walking distance from every square to the nearest exit (-1: none), one Dijkstra."""
     walkable, _, _ = board_arrays(board)
     cost = walkable.astype(np.int32)
-    dist = tcod.path.maxarray(cost.shape, np.int32)
     for x, y in exits:
-        dist[y, x] = 0
         cost[y, x] = max(int(cost[y, x]), 1)
-    tcod.path.dijkstra2d(dist, cost, 1, 0, out=dist)
+    dist = distance_field(cost, [Pos(x, y) for x, y in exits])
     dist[dist == np.iinfo(np.int32).max] = -1
     return dist
 

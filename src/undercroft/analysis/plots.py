@@ -60,7 +60,9 @@ def interval_bars(
     err = np.array(
         [vals - np.array(lows, dtype=float) * scale, np.array(highs, dtype=float) * scale - vals]
     )
-    ax.barh(ys, vals, color=BLUE, xerr=np.clip(np.nan_to_num(err), 0, None), capsize=3, ecolor="#222")
+    ax.barh(
+        ys, vals, color=BLUE, xerr=np.clip(np.nan_to_num(err), 0, None), capsize=3, ecolor="#222"
+    )
     ax.set_yticks(ys, labels)
     ax.set_xlabel("% of runs (bars: 95% interval)" if percent else "value (bars: 95% interval)")
     if percent:

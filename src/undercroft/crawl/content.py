@@ -19,8 +19,8 @@ kind                   holds
 ``load_pack(folder, settings)`` reads and cross-checks them all, after applying any
 ``--set`` settings (:mod:`undercroft.crawl.settings`) to the parsed files; every
 mistake is reported with file, line and key (:class:`undercroft.core.content.ContentError`).
-``docs/content.md`` is the designer's guide. The default pack ships in the ``content/`` folder beside this
-module (:data:`DEFAULT_PACK`); :func:`default_pack` loads it once.
+``docs/content.md`` is the designer's guide. The default pack ships in the ``content/``
+folder beside this module (:data:`DEFAULT_PACK`); :func:`default_pack` loads it once.
 """
 
 from __future__ import annotations

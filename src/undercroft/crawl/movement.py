@@ -6,8 +6,8 @@ of the adventure (C-END-01).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import weakref
+from collections.abc import Callable
 from typing import cast
 from weakref import WeakKeyDictionary
 

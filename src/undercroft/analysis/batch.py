@@ -186,7 +186,13 @@ def summarise(folder: Path, metrics: Sequence[Metric]) -> list[tuple[Metric, Est
 
 def summary_json(estimates: list[tuple[Metric, Estimate]]) -> dict[str, Any]:
     """The summary as the catalogue keeps it."""
+    def number(x: float) -> float | None:
+        return x if math.isfinite(x) else None
+
     return {
-        m.column: {"kind": m.kind, "value": e.value, "low": e.low, "high": e.high, "n": e.n}
+        m.column: {
+            "kind": m.kind, "label": m.label, "value": number(e.value), "low": number(e.low),
+            "high": number(e.high), "n": e.n,
+        }
         for m, e in estimates
-    }
+    }  # fmt: skip

@@ -101,5 +101,106 @@ def batch(
     )
 
 
+@interruptible
+def sweep(
+    ruleset: RulesetArg,
+    target: TargetArg,
+    runs: RunsOption,
+    sets: SetsOption = None,
+    workers: WorkersOption = None,
+    seed: SeedOption = 1,
+    policy: PolicyOption = "heuristic",
+    dm: DmOption = "heuristic",
+    party: PartyOption = None,
+    out_dir: OutOption = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    catalogue_file: CatalogueOption = None,
+    pack: PackOption = None,
+) -> None:
+    """A batch for every combination of the --set values (--set monsters.orc.fighting=2,3,4),
+    all from the same seed, and one report plotting each metric against them."""
+    from undercroft.analysis import commands
+
+    commands.sweep(
+        ruleset,
+        target,
+        runs,
+        workers,
+        seed,
+        policy,
+        dm,
+        party,
+        sets,
+        out_dir,
+        backend,
+        address,
+        catalogue_file,
+        pack,
+    )
+
+
+@interruptible
+def compare(
+    dir_a: Annotated[Path, typer.Argument(metavar="DIR_A", help="A batch folder.")],
+    dir_b: Annotated[Path, typer.Argument(metavar="DIR_B", help="Another batch folder.")],
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", help="Write DIR/report.html with the comparison.")
+    ] = None,
+    catalogue_file: CatalogueOption = None,
+) -> None:
+    """Two batches side by side: a significance test per metric (is the change real or
+    noise?) and the runs per batch that would tell."""
+    from undercroft.analysis import commands
+
+    commands.compare(dir_a, dir_b, out_dir, catalogue_file)
+
+
+results_app = typer.Typer(
+    help="The results catalogue: past batches, sweeps and comparisons (DuckDB).",
+    no_args_is_help=True,
+)
+
+
+@results_app.command("list")
+def results_list(catalogue_file: CatalogueOption = None) -> None:
+    """Every batch, sweep and comparison: id, kind, time, runs, folder and command."""
+    from undercroft.analysis import commands
+
+    commands.results_list(catalogue_file)
+
+
+@results_app.command("show")
+def results_show(
+    ident: Annotated[int, typer.Argument(metavar="ID", help="An id from `results list`.")],
+    catalogue_file: CatalogueOption = None,
+) -> None:
+    """One entry: its command, folder and summary (metrics with intervals, or tests)."""
+    from undercroft.analysis import commands
+
+    commands.results_show(ident, catalogue_file)
+
+
+@results_app.command("sql")
+def results_sql(
+    sql: Annotated[
+        str,
+        typer.Argument(
+            help="A query; views runs, deaths, fights, rolls, squares hold every batch's rows "
+            "(column batch = its id), and the table batches the catalogue."
+        ),
+    ],
+    csv: Annotated[bool, typer.Option(help="Print CSV instead of a table.")] = False,
+    catalogue_file: CatalogueOption = None,
+) -> None:
+    """Query past batches across their Parquet files with SQL (read-only)."""
+    from undercroft.analysis import commands
+
+    commands.results_sql(sql, catalogue_file, csv)
+
+
 def register(app: typer.Typer) -> None:
     app.command("batch")(batch)
+    app.command("sweep")(sweep)
+    app.command("compare")(compare)
+    app.add_typer(results_app, name="results")

@@ -10,10 +10,12 @@ files are removed and nothing is registered (exit 130).
 
 from __future__ import annotations
 
+import csv as csv_module
 import datetime
 import math
 import os
 import shlex
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,9 +26,12 @@ from rich.table import Table
 
 from undercroft import __version__
 from undercroft.analysis import backends, report
+from undercroft.analysis import compare as comparing
 from undercroft.analysis import results as catalogue
+from undercroft.analysis import sweep as sweep_grid
 from undercroft.analysis.batch import (
     BatchSpec,
+    read_meta,
     run_batch,
     summarise,
     summary_json,
@@ -41,6 +46,7 @@ from undercroft.clikit import checkpoints, fail, interrupted, progress, warn
 from undercroft.core.files import data_folder
 from undercroft.crawl.cli import load_set, party_of, policies
 from undercroft.crawl.content import DEFAULT_PACK
+from undercroft.crawl.settings import SettingError
 
 out = Console(highlight=False)
 
@@ -282,3 +288,230 @@ def batch(
         out.print(table)
         return
     print_summary(plugin, spec, elapsed, estimates, ident)
+
+
+def sweep(
+    ruleset: str,
+    target: str,
+    runs: int,
+    workers: int | None,
+    seed: int,
+    policy: str,
+    dm: str,
+    party: str | None,
+    sets: list[str] | None,
+    out_dir: Path | None,
+    backend: str,
+    address: str | None,
+    catalogue_file: Path | None,
+    pack: Path | None,
+) -> None:
+    """The grid of batches over the values of ``--set`` keys, and one report."""
+    plugin = check_ruleset(ruleset, None)
+    try:
+        fixed, keys, points = sweep_grid.grid(sets or [])
+    except SettingError as exc:
+        fail(str(exc))
+    # Every point is checked (each value, and the content it makes) before any run.
+    scenarios = [crawl_scenario(target, party, policy, dm, fixed + p.sets, pack) for p in points]
+    where = catalogue.catalogue_path(catalogue_file)
+    check_catalogue(where)
+    folder, created = new_folder(out_dir, f"sweep-{scenarios[0].adventure}")
+    if created:
+        folder.mkdir()
+    command = command_line(
+        [
+            ("--runs", runs),
+            ("--seed", seed),
+            ("--party", ",".join(scenarios[0].party)),
+            ("--policy", scenarios[0].policy),
+            ("--dm", scenarios[0].dm),
+            ("--set", list(sets or [])),
+            ("--pack", pack),
+        ],
+        f"undercroft sweep {ruleset} {shlex.quote(target)}",
+    )
+    specs = [
+        BatchSpec(ruleset, sc, runs, seed, folder / p.name, f"{command}  # {p.label(keys)}")
+        for p, sc in zip(points, scenarios, strict=True)
+    ]
+    results = []
+    with backend_for(backend, workers, address) as chosen:
+        for p, spec in zip(points, specs, strict=True):
+            out.print(f"{p.name}: {p.label(keys)}", markup=False)
+            _, estimates = play_batch(spec, chosen, created=True, quiet=True)
+            results.append(estimates)
+    lines = [
+        *plugin.describe(scenarios[0])[:-1],
+        ("swept", ", ".join(keys)),
+        ("fixed", ", ".join(fixed) or "–"),
+        ("runs per point", f"{runs:,}"),
+        ("batch seed", str(seed)),
+        ("command", command),
+    ]
+    path = sweep_grid.write_report(folder, scenarios[0].adventure, keys, points, results, lines)
+    try:
+        parent = catalogue.register(
+            where,
+            kind="sweep",
+            command=command,
+            folder=folder,
+            ruleset=ruleset,
+            target=scenarios[0].adventure,
+            runs=runs * len(points),
+            seed=seed,
+            summary={p.name: p.label(keys) for p in points},
+        )
+        for spec, estimates in zip(specs, results, strict=True):
+            catalogue.register(
+                where,
+                kind="batch",
+                command=spec.command,
+                folder=spec.folder,
+                ruleset=ruleset,
+                target=spec.scenario.adventure,
+                runs=runs,
+                seed=seed,
+                parent=parent,
+                summary=summary_json(estimates),
+            )
+    except catalogue.CatalogueError as exc:
+        warn(f"the results are in {folder}, but the catalogue could not register them: {exc}")
+        parent = -1
+    table = Table("point", *keys, *(m.column for m, _ in results[0][:4]), title="Sweep")
+    for p, estimates in zip(points, results, strict=True):
+        table.add_row(
+            p.name, *(v for _, v in p.values), *(report.shown(m, e)[0] for m, e in estimates[:4])
+        )
+    out.print(table)
+    out.print(f"Report:  {path}  (catalogue id {parent})", markup=False)
+
+
+def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None) -> None:
+    """Two batch folders side by side, a test per metric."""
+    metas = []
+    for option, given in (("DIR_A", a), ("DIR_B", b)):
+        try:
+            metas.append(read_meta(given))
+        except ValueError as exc:
+            fail(f"{option} {exc}; give two folders written by `undercroft batch`.")
+    if metas[0]["ruleset"] != metas[1]["ruleset"]:
+        fail(f"{a} is a {metas[0]['ruleset']} batch and {b} a {metas[1]['ruleset']} one.")
+    plugin = ruleset_named(str(metas[0]["ruleset"]))
+    try:
+        scenario_a = plugin.from_json(metas[0]["scenario"])
+        scenario_b = plugin.from_json(metas[1]["scenario"])
+        metrics_b = {m.column for m in plugin.metrics(scenario_b)}
+        metrics = [m for m in plugin.metrics(scenario_a) if m.column in metrics_b]
+    except (KeyError, TypeError, ValueError) as exc:
+        fail(f"{a} or {b}: batch.json does not describe a batch this undercroft reads ({exc}).")
+    where = catalogue.catalogue_path(catalogue_file)
+    check_catalogue(where)
+    target: Path | None = None
+    created = False
+    if out_dir is not None:
+        target, created = new_folder(out_dir, "compare")
+    rows = comparing.compare(a, b, metrics)
+    diff = comparing.differences(
+        {**plugin.to_json(scenario_a), "runs": metas[0]["runs"], "seed": metas[0]["seed"]},
+        {**plugin.to_json(scenario_b), "runs": metas[1]["runs"], "seed": metas[1]["seed"]},
+    )
+    out.print(
+        f"A: {a} ({metas[0]['runs']:,} runs)\nB: {b} ({metas[1]['runs']:,} runs)", markup=False
+    )
+    for field, va, vb in diff:
+        out.print(f"  {field}: A {va}  B {vb}", markup=False)
+    table = Table(*comparing.HEADERS, title="B against A")
+    for row in rows:
+        table.add_row(*comparing.cells(row))
+    out.print(table)
+    if any(r.verdict == "differs" for r in rows) and metas[0]["seed"] == metas[1]["seed"]:
+        out.print(
+            "Both batches share their seed: their runs start alike, which makes the tests "
+            "above cautious (they assume independent runs)."
+        )
+    if target is not None:
+        if created:
+            target.mkdir()
+        runs = (int(metas[0]["runs"]), int(metas[1]["runs"]))
+        path = comparing.write_report(target, a, b, rows, diff, runs)
+        out.print(f"Report: {path}", markup=False)
+    command = command_line(
+        [("--out", out_dir)], f"undercroft compare {shlex.quote(str(a))} {shlex.quote(str(b))}"
+    )
+    try:
+        ident = catalogue.register(
+            where,
+            kind="compare",
+            command=command,
+            folder=target,
+            ruleset=str(metas[0]["ruleset"]),
+            summary=comparing.summary_json(rows),
+        )
+        out.print(f"Registered as catalogue id {ident}.")
+    except catalogue.CatalogueError as exc:
+        warn(f"the comparison could not be registered: {exc}")
+
+
+def results_list(catalogue_file: Path | None) -> None:
+    try:
+        found = catalogue.entries(catalogue.catalogue_path(catalogue_file))
+    except catalogue.CatalogueError as exc:
+        fail(str(exc))
+    table = Table("id", "kind", "created", "runs", "folder", "command", title="Results")
+    for e in found:
+        runs = "" if e.runs is None else f"{e.runs:,}"
+        table.add_row(str(e.id), e.kind, e.created, runs, e.folder or "–", e.command)
+    out.print(table)
+
+
+def results_show(ident: int, catalogue_file: Path | None) -> None:
+    where = catalogue.catalogue_path(catalogue_file)
+    try:
+        e = catalogue.entry(where, ident)
+        points = [x for x in catalogue.entries(where) if x.parent == ident]
+    except catalogue.CatalogueError as exc:
+        fail(str(exc))
+    out.print(f"[bold]{e.kind} {e.id}[/bold] {e.created}", highlight=False)
+    out.print(f"command: {e.command}", markup=False, soft_wrap=True)
+    out.print(f"folder:  {e.folder or '–'}", markup=False)
+    if e.kind == "batch" and isinstance(e.summary, dict):
+        table = Table("metric", "value", "95% interval")
+        for column, s in e.summary.items():
+            metric = Metric(column, s["kind"], column)
+            est = Estimate(_num(s["value"]), _num(s["low"]), _num(s["high"]), int(s["n"]))
+            table.add_row(column, *report.shown(metric, est))
+        out.print(table)
+    elif e.kind == "compare" and isinstance(e.summary, dict):
+        table = Table("metric", "A", "B", "B - A", "p", "p (Holm)", "runs needed")
+        for column, s in e.summary.items():
+            table.add_row(
+                column,
+                *(f"{_num(s[k]):.4g}" for k in ("a", "b", "difference", "p", "p_holm")),
+                "no difference" if s["needed"] is None else f"{int(s['needed']):,}",
+            )
+        out.print(table)
+    for p in points:
+        out.print(f"  batch {p.id}: {p.command.split('# ')[-1]}  {p.folder}", markup=False)
+    if e.folder:
+        out.print(f"report:  {Path(e.folder) / report.REPORT}", markup=False)
+
+
+def _num(value: Any) -> float:
+    return math.nan if value is None else float(value)
+
+
+def results_sql(sql: str, catalogue_file: Path | None, csv: bool) -> None:
+    try:
+        columns, rows = catalogue.query(catalogue.catalogue_path(catalogue_file), sql)
+    except catalogue.CatalogueError as exc:
+        fail(str(exc))
+    if csv:
+        writer = csv_module.writer(sys.stdout)
+        writer.writerow(columns)
+        writer.writerows(rows)
+        return
+    table = Table(*columns)
+    for row in rows:
+        table.add_row(*("NULL" if v is None else str(v) for v in row))
+    out.print(table)

@@ -154,8 +154,10 @@ def band(
     xlabel: str,
     ylabel: str,
     percent: bool,
+    ticks: Sequence[str] | None = None,
 ) -> str:
-    """Metric against a parameter: one line per series, shaded 95% band."""
+    """Metric against a parameter: one line per series, shaded 95% band; ``ticks`` names
+    the x positions of a parameter that is not a number."""
     fig, ax = plt.subplots(figsize=(4.6, 2.8))
     scale = 100 if percent else 1
     for i, (name, (mean, low, high)) in enumerate(lines.items()):
@@ -171,11 +173,37 @@ def band(
             color=colour,
             alpha=0.2,
         )
+    if ticks is not None:
+        ax.set_xticks(list(xs), list(ticks))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel + (" (%)" if percent else ""))
     ax.set_title(title)
     if len(lines) > 1:
         ax.legend(fontsize=7, frameon=False)
+    return svg(fig)
+
+
+def paired_bars(
+    labels: Sequence[str],
+    a: Sequence[tuple[float, float, float]],
+    b: Sequence[tuple[float, float, float]],
+    *,
+    title: str,
+) -> str:
+    """Rates of two batches side by side, (value, low, high) each, as percentages."""
+    fig, ax = plt.subplots(figsize=(6.4, 0.5 * len(labels) + 1.0))
+    ys = np.arange(len(labels))[::-1]
+    for shift, data, colour, name in ((0.2, a, BLUE, "A"), (-0.2, b, ORANGE, "B")):
+        vals = np.array([v for v, _, _ in data], dtype=float) * 100
+        lows = np.array([lo for _, lo, _ in data], dtype=float) * 100
+        highs = np.array([hi for _, _, hi in data], dtype=float) * 100
+        err = np.clip(np.nan_to_num(np.array([vals - lows, highs - vals])), 0, None)
+        ax.barh(ys + shift, vals, height=0.38, color=colour, xerr=err, capsize=2, label=name)
+    ax.set_yticks(ys, labels)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of runs (bars: 95% interval)")
+    ax.set_title(title)
+    ax.legend(fontsize=7, frameon=False)
     return svg(fig)
 
 

@@ -1,0 +1,145 @@
+"""Two batches side by side: is the change real or noise, and how many runs would tell?
+
+For every metric the two batches share, a test of the difference (:mod:`.stats`: Fisher's
+exact or the two-proportion z test for a rate, Welch's t test for a mean), its p-value,
+the p-value after Holm's adjustment for testing every metric at once, and the runs per
+batch that would detect the observed difference at the 95% level with 80% power. The
+verdict ``differs`` needs the adjusted p-value under 0.05. What differs between the two
+batches (their settings, party, policies) is listed first.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from undercroft.analysis import plots
+from undercroft.analysis.batch import moments
+from undercroft.analysis.plugin import Metric
+from undercroft.analysis.report import esc, figure, page, pct, table
+from undercroft.analysis.stats import Test, compare_means, compare_rates, holm
+from undercroft.core.files import write_text_atomic
+
+
+@dataclass(frozen=True)
+class Row:
+    metric: Metric
+    test: Test
+    adjusted: float
+
+    @property
+    def verdict(self) -> str:
+        if not math.isfinite(self.adjusted):
+            return "–"
+        return "differs" if self.adjusted < 0.05 else "no evidence"
+
+
+def compare(a: Path, b: Path, metrics: Sequence[Metric]) -> list[Row]:
+    """The tests of every metric between the batches in folders ``a`` and ``b``."""
+    in_a, in_b = moments(a, metrics), moments(b, metrics)
+    tests = []
+    for metric, (n1, m1, s1), (n2, m2, s2) in zip(metrics, in_a, in_b, strict=True):
+        if metric.kind == "rate":
+            tests.append(compare_rates(round(m1 * n1), n1, round(m2 * n2), n2))
+        else:
+            tests.append(compare_means(m1, s1, n1, m2, s2, n2))
+    adjusted = holm([t.p for t in tests])
+    return [Row(m, t, q) for m, t, q in zip(metrics, tests, adjusted, strict=True)]
+
+
+def fmt(metric: Metric, value: float, signed: bool = False) -> str:
+    if not math.isfinite(value):
+        return "–"
+    if metric.kind == "rate":
+        return f"{100 * value:+.1f} pts" if signed else pct(value)
+    return f"{value:+,.2f}" if signed else f"{value:,.2f}"
+
+
+def p_text(p: float) -> str:
+    if not math.isfinite(p):
+        return "–"
+    return "<0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def needed_text(n: float) -> str:
+    if math.isinf(n):
+        return "no difference"
+    return "–" if not math.isfinite(n) else f"{int(n):,}"
+
+
+def cells(row: Row) -> list[str]:
+    t, m = row.test, row.metric
+    return [
+        m.column,
+        fmt(m, t.a.value),
+        fmt(m, t.b.value),
+        fmt(m, t.difference, signed=True),
+        t.test,
+        p_text(t.p),
+        p_text(row.adjusted),
+        row.verdict,
+        needed_text(t.needed),
+    ]
+
+
+HEADERS = ("metric", "A", "B", "B - A", "test", "p", "p (Holm)", "verdict", "runs needed")
+
+
+def differences(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """What the two batches' descriptions disagree on: (field, A, B)."""
+    keys = list(dict.fromkeys([*a, *b]))
+    return [(k, str(a.get(k, "–")), str(b.get(k, "–"))) for k in keys if a.get(k) != b.get(k)]
+
+
+def summary_json(rows: Sequence[Row]) -> dict[str, Any]:
+    return {
+        r.metric.column: {
+            "a": r.test.a.value,
+            "b": r.test.b.value,
+            "difference": r.test.difference,
+            "test": r.test.test,
+            "p": r.test.p,
+            "p_holm": r.adjusted,
+            "needed": None if not math.isfinite(r.test.needed) else r.test.needed,
+        }
+        for r in rows
+    }
+
+
+def write_report(
+    folder: Path,
+    a: Path,
+    b: Path,
+    rows: Sequence[Row],
+    diff: Sequence[tuple[str, str, str]],
+    runs: tuple[int, int],
+) -> Path:
+    rates = [r for r in rows if r.metric.kind == "rate"]
+    chart = plots.paired_bars(
+        [r.metric.column for r in rates],
+        [(r.test.a.value, r.test.a.low, r.test.a.high) for r in rates],
+        [(r.test.b.value, r.test.b.low, r.test.b.high) for r in rates],
+        title="Rates of A and B with their 95% intervals",
+    )
+    parts = [
+        "<h1>Comparison</h1>",
+        table(("", "folder", "runs"), [("A", a, runs[0]), ("B", b, runs[1])]),
+        "<h2>What differs</h2>",
+        table(("", "A", "B"), diff) if diff else "<p>Nothing in their descriptions.</p>",
+        "<h2>Tests</h2>",
+        table(HEADERS, [cells(r) for r in rows]),
+        '<p class="note">Two-sided tests at 95%: Fisher\'s exact or the two-proportion z test '
+        "for rates, Welch's t test for means. <i>p (Holm)</i> is adjusted for testing every "
+        "metric at once; <i>differs</i> needs it under 0.05. <i>Runs needed</i>: runs per "
+        "batch to detect the observed difference with 80% power.</p>",
+        figure(chart) if rates else "",
+    ]
+    path = folder / "report.html"
+    write_text_atomic(path, page("comparison", parts))
+    return path
+
+
+__all__ = ["HEADERS", "Row", "cells", "compare", "differences", "esc", "write_report"]

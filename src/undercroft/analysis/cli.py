@@ -156,6 +156,57 @@ def compare(
     commands.compare(dir_a, dir_b, out_dir, catalogue_file)
 
 
+def odds(
+    what: Annotated[
+        str,
+        typer.Argument(
+            metavar="EXPR|rule|fight",
+            help="A dice expression ('2d6+3 vs 2d6+1', '3d6'), or 'rule' or 'fight'.",
+        ),
+    ],
+    rule: Annotated[
+        str | None, typer.Argument(metavar="[RULE]", help="With 'rule': a rule ID (C-DOOR-01).")
+    ] = None,
+    hero: Annotated[str | None, typer.Option(help="The hero (its traits and items).")] = None,
+    monster: Annotated[str | None, typer.Option(help="fight: the monster kind.")] = None,
+    stamina: Annotated[int, typer.Option(help="fight: Stamina the hero spends (0-3).")] = 0,
+    monster_stamina: Annotated[
+        int, typer.Option(help="fight: Stamina the monster spends (0-3).")
+    ] = 0,
+    enemies: Annotated[
+        int, typer.Option(help="fight: monsters the hero fights at once (C-FIGHT-02).")
+    ] = 1,
+    light0: Annotated[bool, typer.Option("--light0", help="At Light 0 (C-LIGHT-02).")] = False,
+    surprised: Annotated[bool, typer.Option(help="fight: the hero is surprised.")] = False,
+    power: Annotated[int, typer.Option(help="rule C-MENT-01: the other side's power.")] = 0,
+    sets: SetsOption = None,
+    pack: PackOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON: outcome -> fraction.")
+    ] = False,
+) -> None:
+    """Exact probabilities from the rules' own chance nodes, as fractions and percentages:
+    odds '2d6+3 vs 2d6+1' | odds rule C-DOOR-01 --hero garrick [--light0] |
+    odds fight --hero H --monster M [--stamina K] [--enemies N] [--light0] [--surprised]."""
+    from undercroft.analysis import commands
+
+    commands.odds(
+        what,
+        rule,
+        hero,
+        monster,
+        stamina,
+        monster_stamina,
+        enemies,
+        light0,
+        surprised,
+        power,
+        sets,
+        pack,
+        as_json,
+    )
+
+
 results_app = typer.Typer(
     help="The results catalogue: past batches, sweeps and comparisons (DuckDB).",
     no_args_is_help=True,
@@ -203,4 +254,5 @@ def register(app: typer.Typer) -> None:
     app.command("batch")(batch)
     app.command("sweep")(sweep)
     app.command("compare")(compare)
+    app.command("odds")(odds)
     app.add_typer(results_app, name="results")

@@ -14,13 +14,14 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import roll_event
 from undercroft.core.grid import DoorState, Pos, Terrain
 from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import Action, ChooseOption, MentalSpend, TakeItem
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
 from undercroft.crawl.ruleset import Encounter, Trait
 from undercroft.crawl.state import Door, Hero, State
+from undercroft.crawl.traps import DETECT_BY_TEXT
 
 # C-MENT-01: each side rolls a d6; higher wins; the effect says what a tie does.
 MAX_MENTAL_MAGIC = 3
@@ -314,9 +315,6 @@ def trait_test_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]
     )
     rest = {k: v for k, v in context.items() if k != "effect"}
     state.push(effects_task(effect.on_pass if passed else effect.on_fail, **rest))
-
-
-DETECT_BY_TEXT = D6Table("C-TRAP-02", (Band(1, 3, "fail"), Band(4, 6, "success")))
 
 
 @task("text_detect")

@@ -50,7 +50,18 @@ from undercroft.crawl.cli import load_set, party_of, policies
 from undercroft.crawl.content import DEFAULT_PACK
 from undercroft.crawl.settings import SettingError
 
-out = Console(highlight=False)
+
+class _Out:
+    """Standard output as a rich console, made when first printed to: on a terminal as
+    wide as it is, elsewhere (a pipe, a file) wide enough that tables keep whole lines."""
+
+    def __getattr__(self, name: str) -> Any:
+        stream = sys.stdout
+        width = None if stream.isatty() else 240
+        return getattr(Console(file=stream, highlight=False, width=width), name)
+
+
+out = _Out()
 
 DISTRIBUTIONS = ("turns", "light", "heroes_dead", "treasure", "fights", "patrols")
 

@@ -120,7 +120,14 @@ def connect(path: Path, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyC
             if "lock" in str(exc).lower() and time.monotonic() < deadline:
                 time.sleep(0.2)
                 continue
-            raise CatalogueError(f"{path}: cannot open the results catalogue: {exc}") from None
+            if "not a valid DuckDB database" not in str(exc):
+                raise CatalogueError(
+                    f"{path}: cannot open the results catalogue: {exc}"
+                ) from None
+            raise CatalogueError(
+                f"{path}: not a results catalogue (not a DuckDB file); name another file "
+                "with --catalogue or UNDERCROFT_CATALOGUE"
+            ) from None
         except duckdb.Error as exc:
             raise CatalogueError(
                 f"{path}: not a results catalogue (a DuckDB file): {exc}; name another "

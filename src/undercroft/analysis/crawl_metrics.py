@@ -141,11 +141,19 @@ def _fight(m: CrawlMetrics, e: Event) -> None:
     )
 
 
+SOURCE_RULES = {"trap:": "C-TRAP-06", "area:": "C-EXPL-01", "monster:": "C-MON-01"}
+"""The rule behind a blow whose ``damage`` event cites none: the engine logs the damage of
+a trap's, a room text's or a monster ability's effects with empty ``rules`` (it cites them
+on the ``trap.sprung``, ``text.read`` and ``monster.ability`` event just before)."""
+
+
 def _damage(m: CrawlMetrics, e: Event) -> None:
     target = str(e.fields["target"])
     if target.startswith("hero:"):
         by = [str(b) for b in e.fields.get("by", [])]
-        m.last_blow[target] = Blow(by[-1] if by else "unknown", e.rules)
+        source = by[-1] if by else "unknown"
+        rules = e.rules or tuple(r for p, r in SOURCE_RULES.items() if source.startswith(p))
+        m.last_blow[target] = Blow(source, rules)
 
 
 def _trap_sprung(m: CrawlMetrics, e: Event) -> None:

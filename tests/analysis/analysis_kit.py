@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from undercroft.cli import app
 
-RUNS = 24
+RUNS = 16
 SEED = 7
 ADVENTURE = "greyhollow-cellars"
 

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 BACKENDS = ("local", "dask")
+CONNECT_SECONDS = 5.0
+"""How long to wait for a Dask scheduler to answer."""
 
 
 class BackendError(ValueError):
@@ -58,8 +60,9 @@ def local(workers: int) -> Iterator[Backend]:
 
 
 @contextmanager
-def dask(address: str, timeout: float = 10.0) -> Iterator[Backend]:
+def dask(address: str) -> Iterator[Backend]:
     """The Dask cluster whose scheduler listens at ``address``."""
+    timeout = CONNECT_SECONDS
     try:
         from distributed import Client as DaskClient
     except ImportError:

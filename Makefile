@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck bench lock clean install
+.PHONY: demo test lint typecheck bench lock clean install browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,22 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/undercroft demo
 
-test: $(STAMP)
+# The report's browser test needs Debian's chromium (../shared/DEPENDENCIES.md). Installed
+# here when it is missing and we may (root, apt-get present); never fails the build: without
+# it the browser tests skip and say how to enable them.
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "make: installing Debian's chromium for the report's browser test (apt-get)"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      --no-install-recommends chromium >/dev/null 2>&1) \
+	      || echo "make: chromium could not be installed; the browser tests will be skipped"; \
+	  else \
+	    echo "make: no /usr/bin/chromium (not root or no apt-get): the browser tests will be skipped"; \
+	  fi; \
+	fi
+
+test: $(STAMP) browser
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy src
 	$(BIN)/python -m pytest -q
@@ -31,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_crawl.py
 	$(BIN)/python benchmarks/bench_keep.py
+	$(BIN)/python benchmarks/bench_batch.py --runs 2000
 
 # Re-pin: resolve the newest allowed versions in a scratch venv and freeze them.
 lock:

@@ -167,3 +167,22 @@ def test_a_file_that_is_not_a_catalogue_is_refused(tmp_path: Path) -> None:
                              str(tmp_path / "o"), "--catalogue", str(bogus))  # fmt: skip
     assert code == 2 and "not a results catalogue" in stderr
     assert bogus.read_text() == "my notes\n"
+
+
+def test_an_interrupted_batch_leaves_no_partial_file(tmp_path: Path) -> None:
+    from undercroft.analysis import backends
+    from undercroft.analysis.batch import BatchSpec, run_batch
+    from undercroft.analysis.crawl_batch import scenario_of
+
+    spec = BatchSpec("crawl", scenario_of(ADVENTURE, ["brenna", "garrick", "durn", "sable"]),
+                     4, 1, tmp_path, "test")  # fmt: skip
+    calls = []
+
+    def ctrl_c_after_the_first_chunk() -> None:
+        calls.append(1)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+
+    with backends.local(1) as chosen, pytest.raises(KeyboardInterrupt):
+        run_batch(spec, chosen, check=ctrl_c_after_the_first_chunk)
+    assert list(tmp_path.iterdir()) == []

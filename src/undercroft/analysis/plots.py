@@ -77,7 +77,7 @@ def counts_bars(
     pairs: Sequence[tuple[float, int]], *, title: str, xlabel: str, color: str = BLUE
 ) -> str:
     """A histogram from (value, runs) pairs (as SQL ``GROUP BY`` gives them)."""
-    fig, ax = plt.subplots(figsize=(6.4, 2.6))
+    fig, ax = plt.subplots(figsize=(4.4, 2.5))
     if pairs:
         xs = [float(x) for x, _ in pairs]
         ns = [int(n) for _, n in pairs]

@@ -184,7 +184,7 @@ def summarise(folder: Path, metrics: Sequence[Metric]) -> list[tuple[Metric, Est
     ]
 
 
-def summary_json(estimates: list[tuple[Metric, Estimate]]) -> dict[str, Any]:
+def summary_json(estimates: Sequence[tuple[Metric, Estimate]]) -> dict[str, Any]:
     """The summary as the catalogue keeps it."""
 
     def number(x: float) -> float | None:

@@ -211,10 +211,7 @@ def print_summary(
         out.print(f"{label:12} {value}", markup=False)
     rate = spec.runs / elapsed if elapsed else math.inf
     out.print(f"{spec.runs:,} runs, seed {spec.seed}, {elapsed:,.1f} s ({rate:,.1f} runs/s)")
-    table = Table("metric", "value", "95% interval", title="Results")
-    for metric, est in estimates:
-        table.add_row(metric.label, *report.shown(metric, est))
-    out.print(table)
+    out.print(estimates_table(estimates, "Results"))
     out.print(f"Report:  {spec.folder / report.REPORT}", markup=False)
     out.print(f"Results: {spec.folder}/*.parquet (catalogue id {ident})", markup=False)
     out.print(
@@ -280,27 +277,42 @@ def batch(
     with backend_for(backend, workers, address) as chosen:
         elapsed, estimates = play_batch(spec, chosen, created=created, quiet=quiet)
     try:
-        ident = catalogue.register(
-            where,
-            kind="batch",
-            command=command,
-            folder=folder,
-            ruleset=ruleset,
-            target=scenario.adventure,
-            runs=runs,
-            seed=seed,
-            summary=summary_json(estimates),
-        )
+        ident = register_batch(where, spec, estimates)
     except catalogue.CatalogueError as exc:
         warn(f"the results are in {folder}, but the catalogue could not register them: {exc}")
         ident = -1
     if quiet:
-        table = Table("metric", "value", "95% interval")
-        for metric, est in estimates:
-            table.add_row(metric.label, *report.shown(metric, est))
-        out.print(table)
+        out.print(estimates_table(estimates))
         return
     print_summary(plugin, spec, elapsed, estimates, ident)
+
+
+def register_batch(
+    where: Path,
+    spec: BatchSpec,
+    estimates: Sequence[tuple[Metric, Estimate]],
+    parent: int | None = None,
+) -> int:
+    """Put a played batch in the catalogue; returns its id."""
+    return catalogue.register(
+        where,
+        kind="batch",
+        command=spec.command,
+        folder=spec.folder,
+        ruleset=spec.ruleset,
+        target=getattr(spec.scenario, "adventure", None),
+        runs=spec.runs,
+        seed=spec.seed,
+        parent=parent,
+        summary=summary_json(estimates),
+    )
+
+
+def estimates_table(estimates: Sequence[tuple[Metric, Estimate]], title: str = "") -> Table:
+    table = Table("metric", "value", "95% interval", title=title or None)
+    for metric, est in estimates:
+        table.add_row(metric.label, *report.shown(metric, est))
+    return table
 
 
 def sweep(
@@ -376,18 +388,7 @@ def sweep(
             summary={p.name: p.label(keys) for p in points},
         )
         for spec, estimates in zip(specs, results, strict=True):
-            catalogue.register(
-                where,
-                kind="batch",
-                command=spec.command,
-                folder=spec.folder,
-                ruleset=ruleset,
-                target=spec.scenario.adventure,
-                runs=runs,
-                seed=seed,
-                parent=parent,
-                summary=summary_json(estimates),
-            )
+            register_batch(where, spec, estimates, parent)
     except catalogue.CatalogueError as exc:
         warn(f"the results are in {folder}, but the catalogue could not register them: {exc}")
         parent = -1

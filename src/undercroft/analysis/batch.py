@@ -3,30 +3,26 @@
 :func:`run_batch` sends chunks of consecutive runs to the executor, a bounded number at a
 time, and writes their rows in run order as they come back (:class:`.store.ParquetStore`),
 so memory stays flat whatever N and the files do not depend on the backend or the number
-of workers. :func:`summarise` reads the ``runs`` table back with DuckDB and gives every
-metric of the ruleset with its 95% interval. ``batch.json`` in the folder records what was
+of workers. ``batch.json`` in the folder records what was
 played, so ``compare``, ``sweep`` and the report can read a batch folder on its own.
+The summary of a played batch is :mod:`.summary`'s.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import duckdb
-
 from undercroft import __version__
 from undercroft.analysis.backends import Backend
-from undercroft.analysis.plugin import BatchRuleset, Metric
+from undercroft.analysis.plugin import BatchRuleset
 from undercroft.analysis.rulesets import ruleset_named
-from undercroft.analysis.stats import Estimate, t_interval, wilson
 from undercroft.analysis.store import ParquetStore, table_path
 from undercroft.analysis.worker import Chunk, ChunkResult, run_chunk
 
@@ -137,63 +133,3 @@ def read_meta(folder: Path) -> dict[str, Any]:
     if not isinstance(meta, dict) or meta.get("ruleset") not in ("crawl", "keep"):
         raise ValueError(f"{path}: not a batch description (field 'ruleset')")
     return meta
-
-
-def quoted(column: str) -> str:
-    return '"' + column.replace('"', '""') + '"'
-
-
-def runs_query(folder: Path) -> str:
-    return f"read_parquet('{str(table_path(folder, 'runs')).replace(chr(39), chr(39) * 2)}')"
-
-
-def moments(folder: Path, metrics: Sequence[Metric]) -> list[tuple[int, float, float]]:
-    """Per metric: n, mean and sample standard deviation over the batch's runs."""
-    if not metrics:
-        return []
-    parts = []
-    for m in metrics:
-        col = f"CAST({quoted(m.column)} AS DOUBLE)"
-        parts.append(f"count({col}), avg({col}), stddev_samp({col})")
-    with duckdb.connect() as conn:
-        row = conn.execute(f"SELECT {', '.join(parts)} FROM {runs_query(folder)}").fetchone()
-    assert row is not None
-    out = []
-    for i in range(len(metrics)):
-        n, mean, sd = row[3 * i : 3 * i + 3]
-        out.append(
-            (
-                int(n),
-                math.nan if mean is None else float(mean),
-                math.nan if sd is None else float(sd),
-            )
-        )
-    return out
-
-
-def estimate(metric: Metric, n: int, mean: float, sd: float) -> Estimate:
-    if metric.kind == "rate":
-        return wilson(round(mean * n) if n else 0, n)
-    return t_interval(mean, sd, n)
-
-
-def summarise(folder: Path, metrics: Sequence[Metric]) -> list[tuple[Metric, Estimate]]:
-    """Every metric with its 95% interval, from the folder's ``runs.parquet``."""
-    return [
-        (m, estimate(m, *stats)) for m, stats in zip(metrics, moments(folder, metrics), strict=True)
-    ]
-
-
-def summary_json(estimates: Sequence[tuple[Metric, Estimate]]) -> dict[str, Any]:
-    """The summary as the catalogue keeps it."""
-
-    def number(x: float) -> float | None:
-        return x if math.isfinite(x) else None
-
-    return {
-        m.column: {
-            "kind": m.kind, "label": m.label, "value": number(e.value), "low": number(e.low),
-            "high": number(e.high), "n": e.n,
-        }
-        for m, e in estimates
-    }  # fmt: skip

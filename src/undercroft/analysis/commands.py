@@ -1,5 +1,10 @@
-"""What ``undercroft batch``, ``sweep``, ``compare`` and ``results`` do (their options are
-in :mod:`undercroft.analysis.cli`, which imports this module only when one runs).
+"""What ``undercroft batch``, ``sweep``, ``compare``, ``odds`` and ``results`` do (their
+options are in :mod:`undercroft.analysis.cli`, which imports this module only when one
+runs).
+
+The summary, the report and the comparison load scipy and matplotlib: they are imported
+where a batch is finished, after its worker processes are gone, so the batch process stays
+small while they run (a batch's peak memory is the batch and its workers together).
 
 Everything a command needs is checked before the first run (the ruleset and target, the
 party, the policies, every ``--set``, the backend, the output folder, the catalogue), so a
@@ -26,23 +31,15 @@ from rich.console import Console
 from rich.table import Table
 
 from undercroft import __version__
-from undercroft.analysis import backends, report
-from undercroft.analysis import compare as comparing
+from undercroft.analysis import backends
 from undercroft.analysis import odds as odds_engine
 from undercroft.analysis import results as catalogue
 from undercroft.analysis import sweep as sweep_grid
-from undercroft.analysis.batch import (
-    BatchSpec,
-    read_meta,
-    run_batch,
-    summarise,
-    summary_json,
-    write_meta,
-)
+from undercroft.analysis.batch import BatchSpec, read_meta, run_batch, write_meta
 from undercroft.analysis.crawl_batch import CrawlScenario
+from undercroft.analysis.formats import REPORT, Estimate, shown
 from undercroft.analysis.plugin import BatchRuleset, Metric
 from undercroft.analysis.rulesets import RULESETS, ruleset_named
-from undercroft.analysis.stats import Estimate
 from undercroft.analysis.worker import run_seed
 from undercroft.clikit import checkpoints, fail, interrupted, progress, warn
 from undercroft.core.files import data_folder
@@ -165,11 +162,9 @@ def backend_for(
 # -- running --------------------------------------------------------------------------------
 
 
-def play_batch(
-    spec: BatchSpec, chosen: backends.Backend, *, created: bool, quiet: bool
-) -> tuple[float, list[tuple[Metric, Estimate]]]:
-    """Run one batch into its folder with a progress bar, write ``batch.json``, the
-    report, and return the seconds taken and the summary. Ctrl-C: nothing is kept."""
+def play_batch(spec: BatchSpec, chosen: backends.Backend, *, created: bool) -> float:
+    """Run one batch into its folder with a progress bar and write ``batch.json``;
+    returns the seconds taken. Ctrl-C: nothing is kept."""
     if created:
         spec.folder.mkdir()
     try:
@@ -179,6 +174,16 @@ def play_batch(
         _remove(spec.folder, created)
         interrupted("the batch stopped; its partial results were removed and nothing registered")
     write_meta(spec, elapsed, chosen.name)
+    return elapsed
+
+
+def finish_batch(
+    spec: BatchSpec, elapsed: float, backend_name: str
+) -> list[tuple[Metric, Estimate]]:
+    """The summary of a played batch, and its report (after the workers are gone)."""
+    from undercroft.analysis import report
+    from undercroft.analysis.summary import summarise
+
     plugin = spec.plugin
     estimates = summarise(spec.folder, plugin.metrics(spec.scenario))
     meta = {
@@ -186,11 +191,11 @@ def play_batch(
         "seed": spec.seed,
         "command": spec.command,
         "seconds": elapsed,
-        "backend": chosen.name,
+        "backend": backend_name,
         "version": __version__,
     }
     report.write(spec.folder, plugin, spec.scenario, meta, estimates, distributions=DISTRIBUTIONS)
-    return elapsed, estimates
+    return estimates
 
 
 def _remove(folder: Path, created: bool) -> None:
@@ -212,7 +217,7 @@ def print_summary(
     rate = spec.runs / elapsed if elapsed else math.inf
     out.print(f"{spec.runs:,} runs, seed {spec.seed}, {elapsed:,.1f} s ({rate:,.1f} runs/s)")
     out.print(estimates_table(estimates, "Results"))
-    out.print(f"Report:  {spec.folder / report.REPORT}", markup=False)
+    out.print(f"Report:  {spec.folder / REPORT}", markup=False)
     out.print(f"Results: {spec.folder}/*.parquet (catalogue id {ident})", markup=False)
     out.print(
         f"Replay run 0 alone: {plugin.replay_command(spec.scenario, run_seed(spec.seed, 0))}",
@@ -275,7 +280,9 @@ def batch(
     )
     spec = BatchSpec(ruleset, scenario, runs, seed, folder, command)
     with backend_for(backend, workers, address) as chosen:
-        elapsed, estimates = play_batch(spec, chosen, created=created, quiet=quiet)
+        elapsed = play_batch(spec, chosen, created=created)
+        name = chosen.name
+    estimates = finish_batch(spec, elapsed, name)
     try:
         ident = register_batch(where, spec, estimates)
     except catalogue.CatalogueError as exc:
@@ -294,6 +301,8 @@ def register_batch(
     parent: int | None = None,
 ) -> int:
     """Put a played batch in the catalogue; returns its id."""
+    from undercroft.analysis.summary import summary_json
+
     return catalogue.register(
         where,
         kind="batch",
@@ -311,7 +320,7 @@ def register_batch(
 def estimates_table(estimates: Sequence[tuple[Metric, Estimate]], title: str = "") -> Table:
     table = Table("metric", "value", "95% interval", title=title or None)
     for metric, est in estimates:
-        table.add_row(metric.label, *report.shown(metric, est))
+        table.add_row(metric.label, *shown(metric, est))
     return table
 
 
@@ -360,12 +369,14 @@ def sweep(
         BatchSpec(ruleset, sc, runs, seed, folder / p.name, f"{command}  # {p.label(keys)}")
         for p, sc in zip(points, scenarios, strict=True)
     ]
-    results = []
+    times = []
     with backend_for(backend, workers, address) as chosen:
         for p, spec in zip(points, specs, strict=True):
             out.print(f"{p.name}: {p.label(keys)}", markup=False)
-            _, estimates = play_batch(spec, chosen, created=True, quiet=True)
-            results.append(estimates)
+            times.append(play_batch(spec, chosen, created=True))
+        name = chosen.name
+    results = [finish_batch(spec, t, name) for spec, t in zip(specs, times, strict=True)]
+    from undercroft.analysis import sweep_report
     lines = [
         *plugin.describe(scenarios[0])[:-1],
         ("swept", ", ".join(keys)),
@@ -374,7 +385,7 @@ def sweep(
         ("batch seed", str(seed)),
         ("command", command),
     ]
-    path = sweep_grid.write_report(folder, scenarios[0].adventure, keys, points, results, lines)
+    path = sweep_report.write_report(folder, scenarios[0].adventure, keys, points, results, lines)
     try:
         parent = catalogue.register(
             where,
@@ -395,7 +406,7 @@ def sweep(
     table = Table("point", *keys, *(m.column for m, _ in results[0][:4]), title="Sweep")
     for p, estimates in zip(points, results, strict=True):
         table.add_row(
-            p.name, *(v for _, v in p.values), *(report.shown(m, e)[0] for m, e in estimates[:4])
+            p.name, *(v for _, v in p.values), *(shown(m, e)[0] for m, e in estimates[:4])
         )
     out.print(table)
     out.print(f"Report:  {path}  (catalogue id {parent})", markup=False)
@@ -403,6 +414,8 @@ def sweep(
 
 def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None) -> None:
     """Two batch folders side by side, a test per metric."""
+    from undercroft.analysis import compare as comparing
+
     metas = []
     for option, given in (("DIR_A", a), ("DIR_B", b)):
         try:
@@ -494,7 +507,7 @@ def results_show(ident: int, catalogue_file: Path | None) -> None:
         for column, s in e.summary.items():
             metric = Metric(column, s["kind"], column)
             est = Estimate(_num(s["value"]), _num(s["low"]), _num(s["high"]), int(s["n"]))
-            table.add_row(column, *report.shown(metric, est))
+            table.add_row(column, *shown(metric, est))
         out.print(table)
     elif e.kind == "compare" and isinstance(e.summary, dict):
         table = Table("metric", "A", "B", "B - A", "p", "p (Holm)", "runs needed")
@@ -508,7 +521,7 @@ def results_show(ident: int, catalogue_file: Path | None) -> None:
     for p in points:
         out.print(f"  batch {p.id}: {p.command.split('# ')[-1]}  {p.folder}", markup=False)
     if e.folder:
-        out.print(f"report:  {Path(e.folder) / report.REPORT}", markup=False)
+        out.print(f"report:  {Path(e.folder) / REPORT}", markup=False)
 
 
 def _num(value: Any) -> float:

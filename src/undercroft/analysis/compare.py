@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from undercroft.analysis import plots
-from undercroft.analysis.batch import moments
+from undercroft.analysis.formats import pct
 from undercroft.analysis.plugin import Metric
-from undercroft.analysis.report import esc, figure, page, pct, table
+from undercroft.analysis.report import esc, figure, page, table
 from undercroft.analysis.stats import Test, compare_means, compare_rates, holm
+from undercroft.analysis.summary import moments
 from undercroft.core.files import write_text_atomic
 
 

@@ -10,8 +10,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from undercroft.analysis import plots
+from undercroft.analysis.formats import pct
 from undercroft.analysis.plugin import Section
-from undercroft.analysis.report import esc, figure, pct, table
+from undercroft.analysis.report import esc, figure, table
 
 if TYPE_CHECKING:
     from undercroft.analysis.crawl_batch import CrawlScenario

@@ -12,7 +12,6 @@ fights by hero and monster, heatmaps of the board, the dice as rolled).
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,13 +20,12 @@ from typing import Any
 import duckdb
 
 from undercroft.analysis import plots
+from undercroft.analysis.formats import REPORT, Estimate, shown
 from undercroft.analysis.plugin import BatchRuleset, Metric, Section
-from undercroft.analysis.stats import Estimate
 from undercroft.analysis.store import table_path
 from undercroft.core.dice import derive_seed as run_seed
 from undercroft.core.files import write_text_atomic
 
-REPORT = "report.html"
 Query = Callable[[str], list[tuple[Any, ...]]]
 
 STYLE = """
@@ -45,21 +43,6 @@ border-radius: 3px; } pre { padding: .6em; overflow-x: auto; white-space: pre-wr
 
 def esc(value: object) -> str:
     return html.escape(str(value))
-
-
-def pct(value: float) -> str:
-    return "–" if not math.isfinite(value) else f"{100 * value:.1f}%"
-
-
-def num(value: float) -> str:
-    return "–" if not math.isfinite(value) else f"{value:,.2f}"
-
-
-def shown(metric: Metric, e: Estimate) -> tuple[str, str]:
-    """The value and its interval as the summary prints them."""
-    fmt = pct if metric.kind == "rate" else num
-    interval = "–" if not math.isfinite(e.low) else f"{fmt(e.low)} – {fmt(e.high)}"
-    return fmt(e.value), interval
 
 
 def table(

@@ -20,19 +20,11 @@ from dataclasses import dataclass
 
 from scipy import stats
 
+from undercroft.analysis.formats import Estimate as Estimate
+
 LEVEL = 0.95
 ALPHA = 1 - LEVEL
 POWER = 0.80
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A metric over a batch: its value and 95% interval (``nan`` where undefined)."""
-
-    value: float
-    low: float
-    high: float
-    n: int
 
 
 @dataclass(frozen=True)

@@ -62,3 +62,20 @@ def test_the_keep_guides_sample_run_is_what_the_command_prints() -> None:
     assert result.exit_code == 0, result.output
     printed = [line.rstrip() for line in result.stdout.splitlines()]
     assert printed[: len(expected)] == [line.rstrip() for line in expected]
+
+
+def test_the_analysis_guides_odds_are_what_the_command_says() -> None:
+    import json
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from undercroft.cli import app
+
+    text = (ROOT / "docs" / "analysis.md").read_text(encoding="utf-8")
+    found = re.search(r"```\n\$ (undercroft odds [^\n]*)\n(.*?)```", text, flags=re.DOTALL)
+    assert found, "docs/analysis.md shows an odds example: $ undercroft odds ..."
+    shown = dict(re.findall(r"^\s+(win|lose|tie)\s+(\d+(?:/\d+)?)\s", found.group(2), re.M))
+    result = CliRunner().invoke(app, [*shlex.split(found.group(1))[1:], "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["outcomes"] == shown

@@ -109,7 +109,7 @@ def stacked_bars(
 
 def board_heatmap(board: Grid, counts: Mapping[tuple[int, int], float], *, title: str) -> str:
     """The board (walls dark, floor light) with ``counts`` per square in colour."""
-    fig, ax = plt.subplots(figsize=(0.2 * board.width + 1.4, 0.2 * board.height + 0.6))
+    fig, ax = plt.subplots(figsize=(0.12 * board.width + 1.2, 0.12 * board.height + 0.5))
     walls = (board.terrain != Terrain.FLOOR) & (board.terrain != Terrain.DOOR)
     ax.imshow(np.where(walls, 0.25, 0.95), cmap="gray", vmin=0, vmax=1, interpolation="nearest")
     grid = np.full((board.height, board.width), np.nan)

@@ -37,7 +37,8 @@ text-align: left; border-bottom: 1px solid #eef1f4; } td.n { text-align: right;
 font-variant-numeric: tabular-nums; } code, pre { background: #f3f5f7; padding: .1em .3em;
 border-radius: 3px; } pre { padding: .6em; overflow-x: auto; white-space: pre-wrap; }
 .figure { margin: .8em 0; } .figure svg { max-width: 100%; height: auto; }
-.note { color: #5b6875; } .grid { display: flex; flex-wrap: wrap; gap: 1em; }
+.note { color: #5b6875; }
+.grid { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 """
 
 

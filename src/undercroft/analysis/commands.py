@@ -568,6 +568,11 @@ def odds(
         "--surprised": surprised,
     }
     given = [name for name, on in fight_only.items() if on]
+    if what in ("keep-ko", "keep-head"):
+        fail(
+            f"odds {what} needs keep combat (wounds, unconsciousness, head wounds: issue 11), "
+            "which is not built yet; `odds rule` and `odds fight` cover the crawl."
+        )
     try:
         if what == "fight":
             if rule is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 
 import matplotlib
@@ -175,11 +176,11 @@ def band(
             color=colour,
             alpha=0.2,
         )
-    if ticks is not None:
-        ax.set_xticks(list(xs), list(ticks))
+    labels = list(ticks) if ticks is not None else [f"{x:g}" for x in xs]
+    ax.set_xticks(list(xs), labels)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel + (" (%)" if percent else ""))
-    ax.set_title(title)
+    ax.set_title(textwrap.fill(title, 48))
     if len(lines) > 1:
         ax.legend(fontsize=7, frameon=False)
     return svg(fig)

@@ -91,8 +91,13 @@ HEADERS = ("metric", "A", "B", "B - A", "test", "p", "p (Holm)", "verdict", "run
 
 def differences(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, str]]:
     """What the two batches' descriptions disagree on: (field, A, B)."""
+    def text(value: Any) -> str:
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value) or "none"
+        return "–" if value is None else str(value)
+
     keys = list(dict.fromkeys([*a, *b]))
-    return [(k, str(a.get(k, "–")), str(b.get(k, "–"))) for k in keys if a.get(k) != b.get(k)]
+    return [(k, text(a.get(k)), text(b.get(k))) for k in keys if a.get(k) != b.get(k)]
 
 
 def summary_json(rows: Sequence[Row]) -> dict[str, Any]:

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, InvalidStateError, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,17 @@ class Backend:
     name: str
 
 
+_excepthook = threading.excepthook
+
+
+def _quiet_broken_pool(args: threading.ExceptHookArgs) -> None:
+    """Python 3.11's pool manager thread may raise ``InvalidStateError`` when the workers
+    of a stopped pool are ended while some of its futures were cancelled: a race of no
+    consequence, not to be shown as a traceback to someone who pressed Ctrl-C."""
+    if not isinstance(args.exc_value, InvalidStateError):
+        _excepthook(args)
+
+
 def _ignore_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -55,8 +67,17 @@ def local(workers: int) -> Iterator[Backend]:
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_ctrl_c)
     try:
         yield Backend(pool, workers, f"local processes ({workers})")
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        # Stopped (Ctrl-C, a failure): the chunks still running are of no use, and waiting
+        # for them could take minutes, so the workers are ended at once.
+        workers_now = list(getattr(pool, "_processes", {}).values())
+        threading.excepthook = _quiet_broken_pool
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers_now:
+            process.terminate()
+        raise
+    else:
+        pool.shutdown(wait=True)
 
 
 @contextmanager

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from analysis_kit import ADVENTURE, RUNS, SEED, Played, invoke
+
+from analysis.analysis_kit import ADVENTURE, RUNS, SEED, Played, invoke
 
 
 @pytest.fixture(scope="session")

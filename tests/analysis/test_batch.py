@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from analysis_kit import ADVENTURE, RUNS, SEED, Played, invoke
 
+from analysis.analysis_kit import ADVENTURE, RUNS, SEED, Played, invoke
 from undercroft.analysis.crawl_batch import CrawlBatch
 from undercroft.analysis.store import ROW_GROUP
 from undercroft.core.dice import derive_seed

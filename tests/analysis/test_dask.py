@@ -7,7 +7,8 @@ from pathlib import Path
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
-from analysis_kit import ADVENTURE, SEED, Played, invoke
+
+from analysis.analysis_kit import ADVENTURE, SEED, Played, invoke
 
 distributed = pytest.importorskip("distributed", reason="needs undercroft[cluster] (Dask)")
 

@@ -10,8 +10,8 @@ from fractions import Fraction
 import icepool
 import pyarrow.parquet as pq
 import pytest
-from analysis_kit import Played, invoke
 
+from analysis.analysis_kit import Played, invoke
 from undercroft.analysis.odds import OddsError, dice_odds, fight_odds, rule_odds
 from undercroft.analysis.stats import wilson
 from undercroft.crawl.content import DEFAULT_PACK, default_pack, load_pack

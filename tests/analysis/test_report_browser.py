@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from analysis_kit import Played, invoke
+
+from analysis.analysis_kit import Played, invoke
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

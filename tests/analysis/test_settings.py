@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from analysis_kit import invoke
 
+from analysis.analysis_kit import invoke
 from undercroft.core.content import ContentError
 from undercroft.crawl.content import DEFAULT_PACK, check_settings, default_pack, load_pack
 from undercroft.crawl.ruleset import Options

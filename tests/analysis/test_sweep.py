@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from analysis_kit import ADVENTURE, invoke
 
+from analysis.analysis_kit import ADVENTURE, invoke
 from undercroft.analysis.sweep import grid
 from undercroft.crawl.settings import SettingError
 

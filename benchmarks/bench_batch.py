@@ -3,7 +3,8 @@
 Runs ``undercroft batch crawl ADVENTURE --runs N --workers K`` as a subprocess for each
 ``K`` of ``--workers`` (default 2 then 1), in a scratch folder with its own catalogue;
 prints for each the wall time, runs per second, the peak RSS of the largest single
-process and of the whole process tree (the batch and its workers, sampled every 0.2 s),
+process and the peak memory of the whole process tree (the batch and its workers, as the
+sum of their PSS, sampled every 0.5 s),
 then the speed-up of the most workers over 1 and whether every table's Parquet rows are
 identical between them.
 
@@ -28,15 +29,22 @@ import pyarrow.parquet as pq
 TABLES = ("runs", "deaths", "fights", "rolls", "squares")
 
 
-def tree_rss(proc: psutil.Process) -> tuple[int, int]:
-    """(largest single RSS, sum of RSS) over ``proc`` and its descendants, in bytes."""
-    sizes = []
+def tree_memory(proc: psutil.Process) -> tuple[int, int]:
+    """(largest single RSS, sum of PSS) over ``proc`` and its descendants, in bytes.
+
+    PSS (proportional set size) counts a page shared by k processes as 1/k in each: the
+    workers are forked from one server and share most of their pages, so a sum of RSS
+    would count those pages again for every worker.
+    """
+    rss, pss = [], []
     for p in [proc, *proc.children(recursive=True)]:
         try:
-            sizes.append(p.memory_info().rss)
+            info = p.memory_full_info()
         except psutil.Error:
             continue
-    return max(sizes, default=0), sum(sizes)
+        rss.append(info.rss)
+        pss.append(info.pss)
+    return max(rss, default=0), sum(pss)
 
 
 def run(adventure: str, runs: int, workers: int, folder: Path) -> tuple[float, int, int]:
@@ -61,9 +69,9 @@ def run(adventure: str, runs: int, workers: int, folder: Path) -> tuple[float, i
     watched = psutil.Process(child.pid)
     peak_one = peak_sum = 0
     while child.poll() is None:
-        one, total = tree_rss(watched)
+        one, total = tree_memory(watched)
         peak_one, peak_sum = max(peak_one, one), max(peak_sum, total)
-        time.sleep(0.2)
+        time.sleep(0.5)
     elapsed = time.perf_counter() - started
     if child.returncode != 0:
         raise SystemExit(f"the batch failed (exit {child.returncode}): {' '.join(command)}")
@@ -96,7 +104,7 @@ def main() -> None:
             print(
                 f"workers {workers}: {elapsed:8.1f} s  {args.runs / elapsed:7.1f} runs/s  "
                 f"peak RSS {one / 2**20:6.0f} MB (largest process), "
-                f"{total / 2**20:6.0f} MB (all processes)",
+                f"{total / 2**20:6.0f} MB (all processes, PSS)",
                 flush=True,
             )
         if 1 in times and len(times) > 1:

@@ -20,6 +20,8 @@ from undercroft.core.files import partial_path
 
 ROW_GROUP = 65_536
 """Rows a table buffers before it writes a row group (bounded memory, few groups)."""
+MERGE_EVERY = 128
+"""Chunks of rows a table holds apart before it merges them into one."""
 
 
 def table_path(folder: Path, name: str) -> Path:
@@ -51,6 +53,10 @@ class ParquetStore:
             self.rows[name] += table.num_rows
             if self._buffered[name] >= ROW_GROUP:
                 self._flush(name)
+            elif len(self._buffers[name]) >= MERGE_EVERY:
+                # Many small tables (one per chunk) cost more than their rows: merge them.
+                merged = pa.concat_tables(self._buffers[name]).combine_chunks()
+                self._buffers[name] = [merged]
 
     def _flush(self, name: str) -> None:
         if self._buffered[name]:

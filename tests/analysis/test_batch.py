@@ -186,3 +186,17 @@ def test_an_interrupted_batch_leaves_no_partial_file(tmp_path: Path) -> None:
     with backends.local(1) as chosen, pytest.raises(KeyboardInterrupt):
         run_batch(spec, chosen, check=ctrl_c_after_the_first_chunk)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_many_small_chunks_keep_their_order(tmp_path: Path) -> None:
+    import pyarrow as pa
+
+    from undercroft.analysis.store import MERGE_EVERY, ParquetStore
+
+    schema = pa.schema([("run", pa.int64())])
+    store = ParquetStore(tmp_path, {"runs": schema})
+    chunks = 3 * MERGE_EVERY + 5
+    for start in range(0, 10 * chunks, 10):
+        store.write({"runs": pa.table({"run": list(range(start, start + 10))}, schema=schema)})
+    store.close()
+    assert pq.read_table(tmp_path / "runs.parquet")["run"].to_pylist() == list(range(10 * chunks))

@@ -273,6 +273,13 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }  # fmt: skip
 
 
+def actor_of(action: Action) -> str | None:
+    """Whom an action is for: its ``hero`` or ``monster`` (``None`` for a side's action
+    such as :class:`Done`, a roll, or a choice of the whole party)."""
+    actor = getattr(action, "hero", None) or getattr(action, "monster", None)
+    return actor if isinstance(actor, str) else None
+
+
 def _encode(value: Any) -> Any:
     if isinstance(value, Pos):
         return [value.x, value.y]

@@ -10,8 +10,8 @@ from undercroft.core.dice import Band, D6Table, roll_event
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.crawl.actions import Action, Done, MonsterAbility, MonsterMove
-from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
-from undercroft.crawl.movement import distances_from
+from undercroft.crawl.distance import in_range, nearest_distances
+from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
 from undercroft.crawl.ruleset import Encounter
 from undercroft.crawl.state import Monster, State
 
@@ -124,25 +124,20 @@ def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
     taken = state.occupied()
     if not state.options.monsters_enter_traps:
         taken |= {p for p, t in state.traps.items() if t.armed}
-    maps = [distances_from(state, h.pos) for h in state.active_heroes() if h.pos is not None]
-
-    def nearest_hero(p: Pos) -> int | None:
-        ds = [int(m[p.y, p.x]) for m in maps if m[p.y, p.x] >= 0]
-        return min(ds) if ds else None
-
-    def reachable(squares: list[Pos]) -> list[Pos]:
-        # R-C-PATROL-02: a square no hero can walk to (cut off by rubble or a shut door)
-        # would start a fight that can never be fought.
-        return [p for p in squares if nearest_hero(p) is not None]
-
+    heroes = [h.pos for h in state.active_heroes() if h.pos is not None]
     corner_squares = [p for p in corners(state, corridor) if p not in taken]
     other_squares = [
         p for p in state.grid.squares_of(corridor) if state.free(p) and p not in taken
     ]
-    options = reachable(corner_squares) or reachable(other_squares)
+    # R-C-PATROL-02: a square no hero can walk to (cut off by rubble or a shut door)
+    # would start a fight that can never be fought.
+    nearest_hero = nearest_distances(state, heroes, corner_squares + other_squares)
+    options = [p for p in corner_squares if p in nearest_hero] or [
+        p for p in other_squares if p in nearest_hero
+    ]
     if not options:
         return []
-    start = max(options, key=lambda p: (nearest_hero(p) or 0, -p.y, -p.x))
+    start = max(options, key=lambda p: (nearest_hero[p], -p.y, -p.x))
     squares = set(state.grid.squares_of(corridor))
     chosen: list[Pos] = []
     queue, seen = deque([start]), {start}
@@ -204,25 +199,66 @@ def monster_movement(state: State, _: Task) -> None:
         state.ask(Seat.DM, "monster_movement")
 
 
+def move_options(state: State, monster: Monster) -> list[Action]:
+    """C-CMB-01: a shortest walk to every square the monster can reach this step."""
+    return [
+        MonsterMove(monster.id, path, stamina_needed(state, monster, len(path)))
+        for path in reach(state, monster).values()
+    ]
+
+
+def ability_options(state: State, monster: Monster) -> list[Action]:
+    """C-MON-01: an ability on a hero within its range (C-DIST-01, R-CORE-DIST-01) and
+    in sight, instead of moving."""
+    profile = state.ruleset.monster(monster.kind)
+    if not profile.abilities:
+        return []
+    heroes = [h for h in state.active_heroes() if h.pos is not None]
+    actions: list[Action] = []
+    for ability in profile.abilities:
+        near = set(in_range(state, monster.pos, [h.pos for h in heroes if h.pos], ability.range))
+        for hero in heroes:
+            if hero.pos in near and state.sight.can_see(monster.pos, hero.pos):
+                actions.append(MonsterAbility(monster.id, ability.name, hero.id))
+    return actions
+
+
+MONSTER_OPTIONS = {MonsterMove: move_options, MonsterAbility: ability_options}
+"""What the DM may do with one monster in Monsters' Movement, kind by kind, in the order
+the legal actions list them."""
+
+
 def legal_monster_movement(state: State, _: Pending) -> list[Action]:
     actions: list[Action] = []
     for monster in state.monsters.values():
-        if not can_move(monster):
-            continue
-        for path in reach(state, monster).values():
-            actions.append(MonsterMove(monster.id, path, stamina_needed(state, monster, len(path))))
-        profile = state.ruleset.monster(monster.kind)
-        if profile.abilities:
-            distances = distances_from(state, monster.pos)
-        for ability in profile.abilities:
-            for hero in state.active_heroes():
-                assert hero.pos is not None
-                # Within range counted as C-DIST-01 (R-CORE-DIST-01), and in sight.
-                d = int(distances[hero.pos.y, hero.pos.x])
-                if 0 <= d <= ability.range and state.sight.can_see(monster.pos, hero.pos):
-                    actions.append(MonsterAbility(monster.id, ability.name, hero.id))
+        if can_move(monster):
+            actions.extend(move_options(state, monster))
+            actions.extend(ability_options(state, monster))
     actions.append(Done())
     return actions
+
+
+def monster_options(state: State, kind: type[Action], actor: str) -> list[Action] | None:
+    """One monster's legal actions of one kind (``None`` for a kind naming no monster)."""
+    options = MONSTER_OPTIONS.get(kind)
+    if options is None:
+        return None
+    monster = state.monsters.get(actor)
+    if monster is None or not can_move(monster):
+        return []
+    found: list[Action] = options(state, monster)
+    return found
+
+
+def monster_movement_is_legal(state: State, _: Pending, action: Action) -> bool:
+    """Whether ``action`` is legal in Monsters' Movement: any walk
+    :func:`monster_move_is_legal` allows (not only the shortest ones listed), an ability
+    listed for that monster, or Done."""
+    if isinstance(action, Done):
+        return True
+    if isinstance(action, MonsterMove):
+        return monster_move_is_legal(state, action)
+    return listed(monster_options, state, action)
 
 
 def monster_move_is_legal(state: State, action: MonsterMove) -> bool:
@@ -288,7 +324,12 @@ def monster_walk_on(state: State, t: Task) -> None:
     walk_monster(state, monster, MonsterMove(monster.id, path))
 
 
-@decision("monster_movement", legal_monster_movement)
+@decision(
+    "monster_movement",
+    legal_monster_movement,
+    check=monster_movement_is_legal,
+    options=monster_options,
+)
 def on_monster_movement(state: State, _: Pending, action: Action) -> None:
     if isinstance(action, Done):
         for monster in state.monsters.values():

@@ -23,25 +23,28 @@ AMBUSH = D6Table("C-SURP-04", (Band(1, 5, "surprised"), Band(6, 6, "ready")))
 
 
 def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = False) -> None:
-    """Reveal areas the heroes now see, place their monsters, wake guards."""
+    """Reveal areas the heroes now see, place their monsters, wake guards.
+
+    Areas and placed monsters stay revealed and placed, so only a hero whose view changed
+    since the last look (it moved, or the board changed) can show anything new: the
+    others are skipped (``State.views``).
+    """
     heroes = [h for h in state.active_heroes() if h.pos is not None]
     if not heroes:
         return
-    seen = np.zeros(state.grid.terrain.shape, np.bool_)
+    version = state.grid.version
+    fovs = []
     for hero in heroes:
         assert hero.pos is not None
-        seen |= state.sight.fov(hero.pos)
-    secret = state.ruleset.adventure.secret_areas
-    new_areas = []
-    present = np.bincount(state.grid.area[seen] + 1, minlength=len(state.grid.areas) + 1)
-    for index in np.flatnonzero(present[1:]).tolist():
-        name = state.grid.areas[index].name
-        if name not in state.revealed and name not in secret:
-            state.revealed.add(name)
-            new_areas.append(name)
-    for name in new_areas:
-        state.emit("area.revealed", ["C-TURN-04"], area=name, kind=state.area_kind(name))
-    placed = place_monsters(state, seen)
+        key = (version, hero.pos)
+        if state.views.get(hero.id) != key:
+            state.views[hero.id] = key
+            fovs.append(state.sight.fov(hero.pos))
+    placed: list[str] = []
+    if fovs:
+        seen = fovs[0] if len(fovs) == 1 else np.logical_or.reduce(fovs)
+        reveal_seen(state, seen)
+        placed = place_monsters(state, seen)
     wake_guards(state)
     if placed:
         start_encounter(
@@ -51,6 +54,21 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
             unsurprisable=unsurprisable,
             encounter=encounter,
         )
+
+
+def reveal_seen(state: State, seen: np.ndarray) -> None:
+    """C-TURN-04: every area with a square in ``seen`` is revealed (secret ones only by
+    an effect), in board order of the areas."""
+    secret = state.ruleset.adventure.secret_areas
+    present = np.bincount(state.grid.area[seen] + 1, minlength=len(state.grid.areas) + 1)
+    new_areas = []
+    for index in np.flatnonzero(present[1:]).tolist():
+        name = state.grid.areas[index].name
+        if name not in state.revealed and name not in secret:
+            state.revealed.add(name)
+            new_areas.append(name)
+    for name in new_areas:
+        state.emit("area.revealed", ["C-TURN-04"], area=name, kind=state.area_kind(name))
 
 
 def is_ambusher(state: State, monster_id: str) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from undercroft import __version__
 from undercroft.core.dice import outcomes
@@ -30,12 +30,14 @@ from undercroft.core.events import (
     write_text_atomic,
 )
 from undercroft.core.grid import DoorState, Grid, Pos, Terrain
+from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.core.sight import Sight
 from undercroft.crawl import engine
-from undercroft.crawl.actions import Action, Roll
+from undercroft.crawl.actions import Action, Roll, actor_of
 from undercroft.crawl.engine import Pending, Seat, Task
 from undercroft.crawl.ruleset import HeroProfile, Ruleset, Trait
 
+A = TypeVar("A", bound=Action)
 SAVE_FORMAT = 1
 REASONS = {
     "escaped": "every surviving hero left the dungeon (C-END-01)",
@@ -179,6 +181,8 @@ class State:
         self.sink: EventSink = sink or NullLog()
         self.grid: Grid = adventure.board.copy()
         self.sight = Sight(self.grid)
+        # C-DIST-01: walking distances go through opened doors only (R-CORE-DIST-01).
+        self.paths = Pathfinder(self.grid, DoorPassage.OPEN_ONLY)
         self.turn = 1
         self.step = "turn_start"
         # C-LIGHT-01: 20 turns of Light unless the options or the adventure say otherwise.
@@ -205,7 +209,10 @@ class State:
         self.history: list[Action] = []
         self._legal: list[Action] | None = None
         self._walk_version = -1
-        self._walk: frozenset[Pos] = frozenset()
+        self._walk: list[list[bool]] = []
+        self.views: dict[str, tuple[int, Pos]] = {}
+        """(board version, square) of each hero's last look (``reveal.update_view``):
+        derived, never saved."""
         # Every door square, row by row (numpy finds them: clones build states often).
         ys, xs = (self.grid.terrain == Terrain.DOOR).nonzero()
         for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
@@ -269,6 +276,23 @@ class State:
                 self._legal = engine.LEGAL[self.pending.kind](self, self.pending)
         return list(self._legal)
 
+    def legal_actions_of(self, kind: type[A], actor: str | None = None) -> list[A]:
+        """The legal actions of type ``kind`` (those of ``actor``, a hero or monster id,
+        if given), in the order :meth:`legal_actions` lists them. Decisions that can
+        answer for one kind and actor do so without listing every legal action (the
+        Movement steps: a policy asks what one hero can do)."""
+        pending = self.pending
+        if actor is not None and pending is not None:
+            lister = engine.OPTIONS.get(pending.kind)
+            found = None if lister is None else lister(self, kind, actor)
+            if found is not None:
+                return found  # type: ignore[return-value]
+        return [
+            a
+            for a in self.legal_actions()
+            if type(a) is kind and (actor is None or actor_of(a) == actor)
+        ]
+
     def chance_outcomes(self) -> list[tuple[Roll, Fraction]]:
         """Every result of the pending roll with its exact probability."""
         if self.pending is None or self.pending.seat is not Seat.CHANCE:
@@ -303,16 +327,9 @@ class State:
                 and len(action.natural) == dice
                 and all(1 <= n <= 6 for n in action.natural)
             )
-        from undercroft.crawl.actions import MonsterMove, Move
-
-        if isinstance(action, Move):
-            from undercroft.crawl.movement import move_is_legal
-
-            return pending.kind == "movement" and move_is_legal(self, action)
-        if isinstance(action, MonsterMove):
-            from undercroft.crawl.monsters import monster_move_is_legal
-
-            return pending.kind == "monster_movement" and monster_move_is_legal(self, action)
+        check = engine.CHECKS.get(pending.kind)
+        if check is not None:
+            return check(self, pending, action)
         return action in self.legal_actions()
 
     def run(self) -> None:
@@ -417,14 +434,21 @@ class State:
     def walkable(self, pos: Pos) -> bool:
         """A square a figure may stand on, ignoring figures: floor without furniture, or an
         opened door (C-DOOR-01: an unopened door must be forced first)."""
+        rows = self.walk_rows()
+        x, y = pos
+        return 0 <= y < len(rows) and 0 <= x < len(rows[y]) and rows[y][x]
+
+    def walk_rows(self) -> list[list[bool]]:
+        """:meth:`walkable` for every square, row by row (``rows[y][x]``), as plain lists:
+        asked square by square thousands of times a game, rebuilt only when the board
+        changes (a door opens). Read-only."""
         if self._walk_version != self.grid.version:
             g = self.grid
             floor = (g.terrain == Terrain.FLOOR) & ~g.furniture
             opened = (g.terrain == Terrain.DOOR) & (g.door == DoorState.OPEN)
-            ys, xs = (floor | opened).nonzero()
-            self._walk = frozenset(Pos(int(x), int(y)) for y, x in zip(ys, xs, strict=True))
+            self._walk = (floor | opened).tolist()
             self._walk_version = g.version
-        return pos in self._walk
+        return self._walk
 
     def free(self, pos: Pos) -> bool:
         return self.walkable(pos) and pos not in self.occupied()

@@ -68,6 +68,7 @@ ActionHandler = Callable[["State", Pending, "Action"], None]
 RollHandler = Callable[["State", dict[str, Any], tuple[int, ...]], None]
 CheckHandler = Callable[["State", Pending, "Action"], bool]
 OptionsHandler = Callable[["State", type["Action"], str], "list[Action] | None"]
+ActorsHandler = Callable[["State"], list[str]]
 
 TASKS: dict[str, TaskHandler] = {}
 LEGAL: dict[str, LegalHandler] = {}
@@ -79,6 +80,9 @@ asks the same rule code as the legal actions, for the chosen action's kind and a
 OPTIONS: dict[str, OptionsHandler] = {}
 """Decisions that can list the legal actions of one kind for one actor (a hero or a
 monster id) without listing the rest; ``None`` for a kind they cannot."""
+ACTORS: dict[str, ActorsHandler] = {}
+"""Decisions that can name the figures with a legal action (in the order the legal
+actions list them) without listing the actions."""
 
 
 def listed(options: OptionsHandler, state: State, action: Action) -> bool:
@@ -104,10 +108,12 @@ def decision(
     *,
     check: CheckHandler | None = None,
     options: OptionsHandler | None = None,
+    actors: ActorsHandler | None = None,
 ) -> Callable[[ActionHandler], ActionHandler]:
     """Register a decision kind: its legal actions and the handler of the chosen one;
-    optionally a legality check and a lister of one kind's actions for one actor, both
-    built on the same rule code as ``legal`` (see :data:`CHECKS`, :data:`OPTIONS`)."""
+    optionally a legality check, a lister of one kind's actions for one actor and a
+    lister of the figures that may act, all built on the same rule code as ``legal``
+    (see :data:`CHECKS`, :data:`OPTIONS`, :data:`ACTORS`)."""
 
     def register(fn: ActionHandler) -> ActionHandler:
         LEGAL[kind] = legal
@@ -116,6 +122,8 @@ def decision(
             CHECKS[kind] = check
         if options is not None:
             OPTIONS[kind] = options
+        if actors is not None:
+            ACTORS[kind] = actors
         return fn
 
     return register

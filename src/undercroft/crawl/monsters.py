@@ -42,7 +42,7 @@ def patrols_stopped(state: State) -> bool:
 
 def rooms_in_play(state: State) -> set[str]:
     """Non-secret rooms reachable from the start squares through any door."""
-    cached: set[str] | None = getattr(state, "_rooms_in_play", None)
+    cached: set[str] | None = state.derived.get("rooms_in_play")
     if cached is not None:
         return cached
     secret = state.ruleset.adventure.secret_areas
@@ -57,7 +57,7 @@ def rooms_in_play(state: State) -> set[str]:
         and info.name not in secret
         and (reach & (state.grid.area == index)).any()
     }
-    state._rooms_in_play = rooms  # type: ignore[attr-defined]
+    state.derived["rooms_in_play"] = rooms
     return rooms
 
 
@@ -324,11 +324,17 @@ def monster_walk_on(state: State, t: Task) -> None:
     walk_monster(state, monster, MonsterMove(monster.id, path))
 
 
+def movable_ids(state: State) -> list[str]:
+    """The monsters that may still move (each has at least its empty walk)."""
+    return [m.id for m in state.monsters.values() if can_move(m)]
+
+
 @decision(
     "monster_movement",
     legal_monster_movement,
     check=monster_movement_is_legal,
     options=monster_options,
+    actors=movable_ids,
 )
 def on_monster_movement(state: State, _: Pending, action: Action) -> None:
     if isinstance(action, Done):

@@ -7,10 +7,9 @@ of the adventure (C-END-01).
 from __future__ import annotations
 
 from collections.abc import Callable
-from weakref import WeakKeyDictionary
 
 from undercroft.core.dice import Band, D6Table, roll_event
-from undercroft.core.grid import Grid, Pos
+from undercroft.core.grid import Pos
 from undercroft.crawl import reveal
 from undercroft.crawl.actions import (
     Action,
@@ -224,17 +223,15 @@ def movement_is_legal(state: State, _: Pending, action: Action) -> bool:
 
 
 def furniture_squares(state: State) -> frozenset[Pos]:
-    """The squares holding furniture (kept per board until the board changes)."""
+    """The squares holding furniture (kept until the board changes)."""
     grid = state.grid
-    cached = _FURNITURE.get(grid)
+    cached = state.derived.get("furniture")
     if cached is None or cached[0] != grid.version:
         ys, xs = grid.furniture.nonzero()
         cached = (grid.version, frozenset(Pos(int(x), int(y)) for y, x in zip(ys, xs, strict=True)))
-        _FURNITURE[grid] = cached
-    return cached[1]
-
-
-_FURNITURE: WeakKeyDictionary[Grid, tuple[int, frozenset[Pos]]] = WeakKeyDictionary()
+        state.derived["furniture"] = cached
+    found: frozenset[Pos] = cached[1]
+    return found
 
 
 def move_is_legal(state: State, action: Move) -> bool:
@@ -256,7 +253,17 @@ def move_is_legal(state: State, action: Move) -> bool:
     return True
 
 
-@decision("movement", legal_movement, check=movement_is_legal, options=movement_options)
+def acting_ids(state: State) -> list[str]:
+    return [h.id for h in acting_heroes(state)]
+
+
+@decision(
+    "movement",
+    legal_movement,
+    check=movement_is_legal,
+    options=movement_options,
+    actors=acting_ids,
+)
 def on_movement(state: State, _: Pending, action: Action) -> None:
     if isinstance(action, Done):
         for everyone in state.active_heroes():

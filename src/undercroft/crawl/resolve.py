@@ -36,10 +36,12 @@ def parse(data: dict[str, Any]) -> fx.Effect:
     return effect
 
 
-def effects_task(effects: tuple[fx.Effect, ...] | list[fx.Effect], /, **context: Any) -> Task:
-    """A task applying ``effects`` with ``context`` (context keys of other tasks dropped)."""
+def effects_task(todo: tuple[fx.Effect, ...] | list[fx.Effect], /, **context: Any) -> Task:
+    """A task applying the effects ``todo`` with ``context`` (the effects of the task the
+    context came from dropped). (The list is not named ``effects``, which the context
+    may hold: compiled code cannot take a keyword named like a positional parameter.)"""
     kept = {k: v for k, v in context.items() if k not in ("effects", "effect")}
-    return Task("effects", {**kept, "effects": [e.model_dump() for e in effects]})
+    return Task("effects", {**kept, "effects": [e.model_dump() for e in todo]})
 
 
 def affected_heroes(state: State, who: str, args: dict[str, Any]) -> list[Hero]:

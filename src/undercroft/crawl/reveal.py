@@ -39,10 +39,11 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
         key = (version, hero.pos)
         if state.views.get(hero.id) != key:
             state.views[hero.id] = key
-            fovs.append(state.sight.fov(hero.pos))
+            fovs.append(hero.pos)
     placed: list[str] = []
-    if fovs:
-        seen = fovs[0] if len(fovs) == 1 else np.logical_or.reduce(fovs)
+    if fovs and not all_seen(state):
+        views = [state.sight.fov(p) for p in fovs]
+        seen = views[0] if len(views) == 1 else np.logical_or.reduce(views)
         reveal_seen(state, seen)
         placed = place_monsters(state, seen)
     wake_guards(state)
@@ -54,6 +55,20 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
             unsurprisable=unsurprisable,
             encounter=encounter,
         )
+
+
+def all_seen(state: State) -> bool:
+    """Every area that sight can reveal is revealed and every placed monster placed, so
+    no look can show anything new (cached until an area is revealed)."""
+    if len(state.placed) < len(state.ruleset.adventure.placements):
+        return False
+    key = len(state.revealed)
+    cached = state.derived.get("all_revealed")
+    if cached is None or cached[0] != key:
+        secret = state.ruleset.adventure.secret_areas
+        done = all(a.name in state.revealed or a.name in secret for a in state.grid.areas)
+        cached = state.derived["all_revealed"] = (key, done)
+    return bool(cached[1])
 
 
 def reveal_seen(state: State, seen: np.ndarray) -> None:

@@ -15,7 +15,7 @@ from undercroft.core.events import EventLog
 from undercroft.crawl.actions import Roll
 from undercroft.crawl.ai import make_policy
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.observe import observe
+from undercroft.crawl.observe import View, observe
 from undercroft.crawl.ruleset import Ruleset
 from undercroft.crawl.state import State
 
@@ -65,7 +65,11 @@ def play(
             state.apply(Roll(dice.roll(state.pending.args["dice"])))
             continue
         assert seat is not None
-        state.apply(policies[seat].act(observe(state, seat)))
+        policy = policies[seat]
+        # Built-in policies read a lazy view (the fields they ask for); any other policy
+        # gets the full observation, which it may keep.
+        seen = View(state, seat) if getattr(policy, "reads_views", False) else observe(state, seat)
+        state.apply(policy.act(seen))  # type: ignore[arg-type]
         decisions += 1
         if decisions >= max_decisions:
             raise RuntimeError(f"no end after {max_decisions} decisions (turn {state.turn})")

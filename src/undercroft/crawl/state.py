@@ -18,6 +18,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from undercroft import __version__
 from undercroft.core.dice import outcomes
 from undercroft.core.events import (
@@ -44,6 +46,16 @@ REASONS = {
     "perished": "no hero is left alive in the dungeon",
     "turn_cap": "the safety cap of {cap} turns was reached (Options.max_turns)",
 }
+
+
+def plain(value: Any) -> Any:
+    """``value`` as JSON gives it back: tuples as lists (effects and their squares are
+    stored as tuples until a save is loaded), dicts and lists copied, the rest as is."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
 
 
 class IllegalActionError(ValueError):
@@ -164,6 +176,7 @@ class Corpse:
     items: list[str] = field(default_factory=list)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State:
     """A crawl game in progress."""
 
@@ -210,6 +223,9 @@ class State:
         self._legal: list[Action] | None = None
         self._walk_version = -1
         self._walk: list[list[bool]] = []
+        self.derived: dict[str, Any] = {}
+        """Caches of things worked out from the state (observers' boards, rooms in play),
+        each stored with the key it is valid for: never saved, never compared."""
         self.views: dict[str, tuple[int, Pos]] = {}
         """(board version, square) of each hero's last look (``reveal.update_view``):
         derived, never saved."""
@@ -292,6 +308,16 @@ class State:
             for a in self.legal_actions()
             if type(a) is kind and (actor is None or actor_of(a) == actor)
         ]
+
+    def legal_actors(self) -> list[str]:
+        """The heroes or monsters with a legal action now, in the order
+        :meth:`legal_actions` first lists an action of each."""
+        pending = self.pending
+        lister = None if pending is None else engine.ACTORS.get(pending.kind)
+        if lister is not None:
+            return lister(self)
+        found = (actor_of(a) for a in self.legal_actions())
+        return list(dict.fromkeys(a for a in found if a is not None))
 
     def chance_outcomes(self) -> list[tuple[Roll, Fraction]]:
         """Every result of the pending roll with its exact probability."""
@@ -573,9 +599,9 @@ class State:
             "opened_squares": [[p.x, p.y] for p in self.opened_squares],
             "patrol_corridors": list(self.patrol_corridors),
             "goals_met": sorted(self.goals_met),
-            "fights": self.fights,
-            "stack": [t.to_json() for t in self.stack],
-            "pending": None if self.pending is None else self.pending.to_json(),
+            "fights": plain(self.fights),
+            "stack": [plain(t.to_json()) for t in self.stack],
+            "pending": None if self.pending is None else plain(self.pending.to_json()),
             "outcome": self.outcome,
         }
 
@@ -651,6 +677,8 @@ class State:
         return copy
 
     def __eq__(self, other: object) -> bool:
+        """The same game: everything :meth:`to_json` saves is equal (so a clone, or a
+        save loaded back, equals its original)."""
         return isinstance(other, State) and self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]

@@ -38,6 +38,8 @@ MODULES = (
     "crawl/state.py",
     "crawl/distance.py",
     "crawl/turn.py",
+    "crawl/death.py",
+    "crawl/damage.py",
     "crawl/doors.py",
     "crawl/traps.py",
     "crawl/reveal.py",

@@ -111,3 +111,26 @@ def test_a_view_read_after_the_next_action_is_stale() -> None:
     with pytest.raises(StaleViewError):
         _ = view.heroes
     assert kept.turn == 1  # a snapshot is the moment it was taken
+
+
+def test_a_sink_given_to_play_sees_every_event_of_the_log() -> None:
+    from undercroft.core.events import Event, Time
+    from undercroft.crawl.runner import play
+
+    class Counter:
+        enabled = True
+
+        def __init__(self) -> None:
+            self.types: list[str] = []
+
+        def emit(self, time: Time, event: Event) -> None:
+            self.types.append(event.type)
+
+    pack = default_pack()
+    rules, party = pack.ruleset("bone-priest"), list(pack.heroes)[:4]
+    counter = Counter()
+    counted = play(rules, party, seed=5, sink=counter)
+    logged = play(rules, party, seed=5)
+    assert counted.log is None and logged.log is not None
+    assert counter.types == [e.event.type for e in logged.log.entries]
+    assert counted.state == logged.state

@@ -19,6 +19,7 @@ from undercroft.crawl import (  # noqa: E402, F401
     combat,
     doors,
     explore,
+    goals,
     monsters,
     movement,
     resolve,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from undercroft.core.dice import Band, D6Table, roll_event
 from undercroft.core.grid import DoorState, Pos
+from undercroft.crawl import reveal
 from undercroft.crawl.actions import Action, OpenDoor
 from undercroft.crawl.engine import Task, roll, task
 from undercroft.crawl.ruleset import Trait
@@ -35,8 +36,6 @@ def door_roll(state: State, t: Task) -> None:
 
 @roll("open_door")
 def open_door_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
-    from undercroft.crawl import reveal
-
     hero = state.heroes[str(args["hero"])]
     at = Pos(*args["door"])  # type: ignore[misc]
     door = state.doors[at]

@@ -70,6 +70,8 @@ CheckHandler = Callable[["State", Pending, "Action"], bool]
 OptionsHandler = Callable[["State", type["Action"], str], "list[Action] | None"]
 ActorsHandler = Callable[["State"], list[str]]
 
+ClosingHandler = Callable[["State"], None]
+
 TASKS: dict[str, TaskHandler] = {}
 LEGAL: dict[str, LegalHandler] = {}
 ON_ACTION: dict[str, ActionHandler] = {}
@@ -80,6 +82,9 @@ asks the same rule code as the legal actions, for the chosen action's kind and a
 OPTIONS: dict[str, OptionsHandler] = {}
 """Decisions that can list the legal actions of one kind for one actor (a hero or a
 monster id) without listing the rest; ``None`` for a kind they cannot."""
+CLOSING: list[ClosingHandler] = []
+"""What the rules do when the adventure ends, before its summary, in order
+(:func:`closing`)."""
 ACTORS: dict[str, ActorsHandler] = {}
 """Decisions that can name the figures with a legal action (in the order the legal
 actions list them) without listing the actions."""
@@ -90,6 +95,12 @@ def listed(options: OptionsHandler, state: State, action: Action) -> bool:
     its actor (a kind ``options`` does not list is not legal)."""
     found = options(state, type(action), actor_of(action) or "")
     return found is not None and action in found
+
+
+def closing(fn: ClosingHandler) -> ClosingHandler:
+    """Register what the rules do when the adventure ends (in registration order)."""
+    CLOSING.append(fn)
+    return fn
 
 
 def task(kind: str) -> Callable[[TaskHandler], TaskHandler]:

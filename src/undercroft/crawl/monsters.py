@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from collections import deque
 
-import numpy as np
-
 from undercroft.core.dice import Band, D6Table, roll_event
 from undercroft.core.grid import Pos
-from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.crawl.actions import Action, Done, MonsterAbility, MonsterMove
 from undercroft.crawl.distance import in_range, nearest_distances
 from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
+from undercroft.crawl.reveal import is_ambusher, spawn, start_encounter
 from undercroft.crawl.ruleset import Encounter
 from undercroft.crawl.state import Monster, State
+from undercroft.crawl.traps import spring
 
 # C-MON-03: a patrol appears on a 1.
 PATROL = D6Table("C-MON-03", (Band(1, 1, "patrol"), Band(2, 6, "none")))
@@ -40,25 +39,10 @@ def patrols_stopped(state: State) -> bool:
     return rooms_in_play(state) <= state.revealed
 
 
-def rooms_in_play(state: State) -> set[str]:
-    """Non-secret rooms reachable from the start squares through any door."""
-    cached: set[str] | None = state.derived.get("rooms_in_play")
-    if cached is not None:
-        return cached
-    secret = state.ruleset.adventure.secret_areas
-    reach = np.zeros(state.grid.terrain.shape, np.bool_)
-    finder = Pathfinder(state.ruleset.adventure.board, DoorPassage.ALL)
-    for start in state.ruleset.adventure.starts:
-        reach |= finder.distances_from(start) >= 0
-    rooms = {
-        info.name
-        for index, info in enumerate(state.grid.areas)
-        if info.kind == "room"
-        and info.name not in secret
-        and (reach & (state.grid.area == index)).any()
-    }
-    state.derived["rooms_in_play"] = rooms
-    return rooms
+def rooms_in_play(state: State) -> frozenset[str]:
+    """Non-secret rooms reachable from the start squares through any door (R-C-PATROL-03;
+    a fact of the adventure, worked out once per adventure)."""
+    return state.ruleset.adventure.rooms_in_play
 
 
 @task("patrols")
@@ -81,8 +65,6 @@ def patrol_roll_task(state: State, t: Task) -> None:
 
 @roll("patrol")
 def patrol_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
-    from undercroft.crawl.reveal import is_ambusher, spawn, start_encounter
-
     corridor = str(args["corridor"])
     outcome = PATROL.outcome(natural[0])
     state.emit_event(roll_event(["C-MON-03"], "dm", natural, outcome, corridor=corridor))
@@ -285,8 +267,6 @@ def walk_monster(state: State, monster: Monster, action: MonsterMove) -> None:
     """Move along the path. Monsters avoid armed traps (R-C-TRAP-01); with
     ``monsters_enter_traps`` one that steps on an armed trap springs it (C-TRAP-05) and,
     if the trap ends movement, stops there."""
-    from undercroft.crawl.traps import spring
-
     walked = 0
     sprung: Pos | None = None
     for p in action.path:

@@ -25,6 +25,7 @@ from undercroft.crawl.actions import (
     SpendStamina,
     Step,
 )
+from undercroft.crawl.death import check_corpses, check_end
 from undercroft.crawl.doors import door_actions
 from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
 from undercroft.crawl.ruleset import Trait
@@ -180,8 +181,15 @@ list them (then :data:`EXTRA_OPTIONS`, then ``EndMovement``)."""
 
 
 def option_kinds() -> dict[type[Action], HeroOptions]:
-    """Every kind of movement action a hero may take, with the rule code that lists them."""
-    return {**HERO_OPTIONS, **EXTRA_OPTIONS, EndMovement: end_options}
+    """Every kind of movement action a hero may take, with the rule code that lists them
+    (built again only when another rule module has added a kind)."""
+    if len(_KINDS) != len(HERO_OPTIONS) + len(EXTRA_OPTIONS) + 1:
+        _KINDS.clear()
+        _KINDS.update({**HERO_OPTIONS, **EXTRA_OPTIONS, EndMovement: end_options})
+    return _KINDS
+
+
+_KINDS: dict[type[Action], HeroOptions] = {}
 
 
 def acting_heroes(state: State) -> list[Hero]:
@@ -398,32 +406,3 @@ def leave(state: State, hero: Hero) -> None:
     state.emit("hero.left", ["C-END-01"], hero=hero.id)
     check_corpses(state)
     check_end(state)
-
-
-def check_corpses(state: State) -> None:
-    """C-DEATH-01: a corpse alone in its area, even for a moment, is looted and eaten.
-
-    A corpse being dragged is never alone (ruling R-C-DEATH-01).
-    """
-    dragged = {h.dragging for h in state.heroes.values() if h.on_board}
-    for pos in list(state.corpses):
-        if pos in dragged:
-            continue
-        area = state.area_of(pos)
-        if area is not None:
-            company = state.heroes_in_area(area)
-        else:
-            company = [h for h in state.active_heroes() if h.pos and h.pos.is_adjacent(pos)]
-        if not company:
-            corpse = state.corpses.pop(pos)
-            state.emit("corpse.eaten", ["C-DEATH-01"], corpse=corpse.hero, items=len(corpse.items))
-
-
-def check_end(state: State) -> None:
-    """C-END-01: the adventure is over when no hero is left in the dungeon."""
-    if state.active_heroes():
-        return
-    if any(h.left for h in state.heroes.values()):
-        state.finish("escaped")
-    else:
-        state.finish("perished")

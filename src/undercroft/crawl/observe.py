@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from undercroft.core.events import Event, LogEntry
 from undercroft.core.grid import Pos
-from undercroft.crawl.actions import Action, actor_of
+from undercroft.crawl.actions import Action, actor_of, to_json
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.goals import goal_met
 from undercroft.crawl.movement import can_act, remaining
@@ -47,9 +47,10 @@ class StaleViewError(Exception):
     to keep what a seat saw)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class HeroSeen:
-    """A hero as a seat sees it (the typed form of an ``Observation.heroes`` entry)."""
+    """A hero as a seat sees it (the typed form of an ``Observation.heroes`` entry);
+    read-only by convention (a plain class: made thousands of times a game)."""
 
     id: str
     pos: Pos | None
@@ -59,9 +60,10 @@ class HeroSeen:
     dead: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class MonsterSeen:
-    """A monster on the board (the typed form of an ``Observation.monsters`` entry)."""
+    """A monster on the board (the typed form of an ``Observation.monsters`` entry);
+    read-only by convention."""
 
     id: str
     pos: Pos
@@ -136,8 +138,6 @@ class Observation:
     square of no revealed area (a wall, a doorway, or a square not known)."""
 
     def to_json(self) -> dict[str, Any]:
-        from undercroft.crawl.actions import to_json
-
         return {
             "seat": self.seat.value,
             "turn": self.turn,

@@ -254,8 +254,6 @@ class HeroParty:
             return None
         search = Search(costs, memory.width, origin, blocked)
         target = self.target(obs, hero, heroes, search, leaving, monsters)
-        if target is not None:
-            self.notes.setdefault("routes", {})[hero.id] = search.path_to(target)
         if monsters and not leaving and hero.health > self.bold and spot(search, monsters) is None:
             # Monsters keep off traps (C-TRAP-05) and no trap is disarmed in combat
             # (C-TRAP-03): a monster only a trap leads to is fought by springing it.
@@ -273,7 +271,9 @@ class HeroParty:
             return jumps[0] if jumps else None
         if target == origin[0]:
             return None
-        route = [memory.pos(i) for i in search.path_to(target)]
+        steps = search.path_to(target)
+        self.notes.setdefault("routes", {})[hero.id] = steps  # see standing()
+        route = [memory.pos(i) for i in steps]
         if monsters and route and route[-1] in monsters:
             route = route[:-1]
         # Walk the known part of the route; a shut door on it is forced first.

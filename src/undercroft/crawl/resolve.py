@@ -18,9 +18,12 @@ from undercroft.core.dice import Band, D6Table, roll_event
 from undercroft.core.grid import DoorState, Pos, Terrain
 from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import Action, ChooseOption, MentalSpend, TakeItem
+from undercroft.crawl.damage import hurt_hero, hurt_monster
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.reveal import place_monsters, spawn, start_encounter
 from undercroft.crawl.ruleset import Encounter, Trait
 from undercroft.crawl.state import Door, Hero, State
+from undercroft.crawl.traps import detect_within
 
 # C-MENT-01: each side rolls a d6; higher wins; the effect says what a tie does.
 MAX_MENTAL_MAGIC = 3
@@ -71,8 +74,6 @@ def run_effects(state: State, t: Task) -> None:
 
 
 def apply_effect(state: State, effect: fx.Effect, args: dict[str, Any]) -> None:
-    from undercroft.crawl.combat import hurt_hero, hurt_monster
-
     rules = list(args.get("rules", []))
     if isinstance(effect, fx.Damage):
         target_id = str(args.get("target"))
@@ -129,8 +130,6 @@ def apply_effect(state: State, effect: fx.Effect, args: dict[str, Any]) -> None:
         state.exits.update(squares)
         state.emit("exit.opened", ["C-END-01"], at=[[p.x, p.y] for p in squares])
     elif isinstance(effect, fx.DetectTraps):
-        from undercroft.crawl.traps import detect_within
-
         for hero in affected_heroes(state, "self", args):
             found = detect_within(state, hero, effect.radius)
             state.emit(
@@ -229,8 +228,6 @@ def on_choice(state: State, pending: Pending, action: Action) -> None:
 
 def spawn_ambushers(state: State, effect: fx.Spawn) -> None:
     """C-MON-04: monsters placed by text or events arrive as Ambushers (C-SURP-04)."""
-    from undercroft.crawl.reveal import spawn, start_encounter
-
     placed = []
     for kind, (x, y) in zip(effect.monsters, effect.at, strict=False):
         at = Pos(x, y)
@@ -247,8 +244,6 @@ def spawn_ambushers(state: State, effect: fx.Spawn) -> None:
 def reveal_secret(state: State, effect: fx.RevealSecret) -> None:
     """C-EXPL-01: a text shows a secret area and its doors (once: a second hero who finds
     it too finds nothing new)."""
-    from undercroft.crawl.reveal import place_monsters, start_encounter
-
     if effect.area in state.revealed:
         return
     for x, y in effect.doors:

@@ -41,11 +41,13 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
             state.views[hero.id] = key
             fovs.append(hero.pos)
     placed: list[str] = []
-    if fovs and not all_seen(state):
+    news = news_squares(state) if fovs else None
+    if news is not None:
         views = [state.sight.fov(p) for p in fovs]
         seen = views[0] if len(views) == 1 else np.logical_or.reduce(views)
-        reveal_seen(state, seen)
-        placed = place_monsters(state, seen)
+        if np.logical_and(seen, news).any():
+            reveal_seen(state, seen)
+            placed = place_monsters(state, seen)
     wake_guards(state)
     if placed:
         start_encounter(
@@ -57,18 +59,27 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
         )
 
 
-def all_seen(state: State) -> bool:
-    """Every area that sight can reveal is revealed and every placed monster placed, so
-    no look can show anything new (cached until an area is revealed)."""
-    if len(state.placed) < len(state.ruleset.adventure.placements):
-        return False
-    key = len(state.revealed)
-    cached = state.derived.get("all_revealed")
-    if cached is None or cached[0] != key:
-        secret = state.ruleset.adventure.secret_areas
-        done = all(a.name in state.revealed or a.name in secret for a in state.grid.areas)
-        cached = state.derived["all_revealed"] = (key, done)
-    return bool(cached[1])
+def news_squares(state: State) -> np.ndarray | None:
+    """The squares whose sight would show something new: those of areas still to be
+    revealed (not secret ones) and of monsters still to be placed; ``None`` once there
+    are none. Cached until an area is revealed or a monster placed."""
+    key = (len(state.revealed), len(state.placed))
+    cached = state.derived.get("news")
+    if cached is not None and cached[0] == key:
+        found: np.ndarray | None = cached[1]
+        return found
+    grid = state.grid
+    secret = state.ruleset.adventure.secret_areas
+    hidden = np.zeros(len(grid.areas) + 1, np.bool_)  # by area index + 1 (0: no area)
+    for i, info in enumerate(grid.areas):
+        hidden[i + 1] = info.name not in state.revealed and info.name not in secret
+    news = hidden[grid.area + 1]
+    for index, placement in enumerate(state.ruleset.adventure.placements):
+        if index not in state.placed:
+            news[placement.at.y, placement.at.x] = True
+    found = news if news.any() else None
+    state.derived["news"] = (key, found)
+    return found
 
 
 def reveal_seen(state: State, seen: np.ndarray) -> None:
@@ -84,6 +95,13 @@ def reveal_seen(state: State, seen: np.ndarray) -> None:
             new_areas.append(name)
     for name in new_areas:
         state.emit("area.revealed", ["C-TURN-04"], area=name, kind=state.area_kind(name))
+
+
+@task("first_look")
+def first_look(state: State, _: Task) -> None:
+    """The adventure begins: the heroes see what they see from the start squares
+    (C-TURN-04), with no Surprise rolls for what is there."""
+    update_view(state, encounter=False)
 
 
 def is_ambusher(state: State, monster_id: str) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from undercroft.core.dice import DiceSampler, derive_seed
-from undercroft.core.events import EventLog
+from undercroft.core.events import EventLog, EventSink
 from undercroft.crawl.actions import Roll
 from undercroft.crawl.ai import make_policy
 from undercroft.crawl.engine import Seat
@@ -40,14 +40,21 @@ def play(
     scenario: str | None = None,
     max_decisions: int = 100_000,
     gear: Mapping[str, Sequence[str]] | None = None,
+    sink: EventSink | None = None,
 ) -> RunResult:
     """Play one adventure to its end and return the final state (and log).
 
-    ``gear`` gives heroes the items they carry in from a campaign (C-SETUP-04).
+    ``gear`` gives heroes the items they carry in from a campaign (C-SETUP-04). ``sink``
+    takes the events instead of an in-memory log (``log`` is then ignored and
+    ``RunResult.log`` is ``None``): a metrics collector that looks at each event as it
+    comes and keeps what it counts, or a :class:`~undercroft.core.events.StreamingLog`.
+    The fastest games are ``log=False``: no event is built at all.
     """
     state = State(ruleset, party, gear=gear)
     events: EventLog | None = None
-    if log:
+    if sink is not None:
+        state.sink = sink
+    elif log:
         events = EventLog(state.header(seed, scenario))
         state.sink = events
     state.start()

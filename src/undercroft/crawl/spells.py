@@ -21,6 +21,7 @@ from typing import Any
 from undercroft.core.dice import Band, D6Table, roll_event
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, BeginCasting, Cast, ChooseTarget, Done, UseItem
+from undercroft.crawl.damage import hurt_hero
 from undercroft.crawl.distance import in_range
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
 from undercroft.crawl.movement import EXTRA_HANDLERS, EXTRA_OPTIONS
@@ -309,8 +310,6 @@ def overcast_task(state: State, t: Task) -> None:
 
 @roll("overcast")
 def overcast_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) -> None:
-    from undercroft.crawl.combat import hurt_hero
-
     hero = state.heroes[str(args["hero"])]
     spell = state.ruleset.spells[str(args["spell"])]
     outcome = OVERCAST.outcome(natural[0])

@@ -260,9 +260,8 @@ class State:
     # -- the game interface ------------------------------------------------------------
 
     def start(self) -> None:
-        """Begin the adventure: reveal what the heroes see and start turn 1."""
-        from undercroft.crawl import reveal
-
+        """Begin the adventure: the heroes' first look, then turn 1 (the rule modules
+        handle both tasks)."""
         self.emit(
             "adventure.started",
             ["C-SETUP-03"],
@@ -270,8 +269,7 @@ class State:
             light=self.light,
             heroes=[h.id for h in self.heroes.values()],
         )
-        reveal.update_view(self, encounter=False)
-        self.stack.append(Task("turn_start"))
+        self.push(Task("first_look"), Task("turn_start"))
         self.run()
 
     def current_player(self) -> Seat | None:
@@ -383,12 +381,9 @@ class State:
     def finish(self, outcome: str) -> None:
         """End the adventure."""
         if self.outcome is None:
-            from undercroft.crawl.explore import identify_at_end
-            from undercroft.crawl.goals import judge_goals
-
             self.outcome = outcome
-            identify_at_end(self)  # C-IDENT-02
-            judge_goals(self)  # C-END-01: slay and carry goals
+            for closing in engine.CLOSING:  # C-IDENT-02, then the goals (C-END-01)
+                closing(self)
             self.emit("adventure.ended", ["C-END-01"], **self.summary())
 
     # -- events -------------------------------------------------------------------------

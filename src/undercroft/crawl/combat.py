@@ -321,6 +321,8 @@ def fight_result(state: State, t: Task) -> None:
     if record.get("casting"):
         rules.append("C-SPELL-06")
     record["winner"] = winner
+    if not state.sink.enabled:
+        return  # the log is off: no event is built
     state.emit_event(
         fight_event(
             rules=rules,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import DoorState, Pos
 from undercroft.crawl import reveal
 from undercroft.crawl.actions import Action, OpenDoor
@@ -42,9 +42,7 @@ def open_door_roll(state: State, args: dict[str, object], natural: tuple[int, ..
     modifiers = state.trait_bonus(hero, Trait.STRONG)
     rules = ["C-DOOR-01"] + (["C-DOOR-02"] if modifiers else [])
     outcome = OPEN_DOORS.outcome(natural[0] + sum(modifiers.values()))
-    state.emit_event(
-        roll_event(rules, hero.id, natural, outcome, modifiers=modifiers, door=[at.x, at.y])
-    )
+    state.emit_roll(rules, hero.id, natural, outcome, modifiers=modifiers, door=[at.x, at.y])
     if outcome == "opened":
         door.opened = True
         state.grid.set_door(at, DoorState.OPEN)

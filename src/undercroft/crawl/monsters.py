@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, Done, MonsterAbility, MonsterMove
 from undercroft.crawl.distance import in_range, nearest_distances
@@ -67,7 +67,7 @@ def patrol_roll_task(state: State, t: Task) -> None:
 def patrol_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
     corridor = str(args["corridor"])
     outcome = PATROL.outcome(natural[0])
-    state.emit_event(roll_event(["C-MON-03"], "dm", natural, outcome, corridor=corridor))
+    state.emit_roll(["C-MON-03"], "dm", natural, outcome, corridor=corridor)
     if outcome != "patrol":
         return
     squares = patrol_squares(state, corridor, len(state.ruleset.adventure.patrol))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
 from undercroft.crawl import reveal
 from undercroft.crawl.actions import (
@@ -369,9 +369,7 @@ def jump_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -
     modifiers = state.trait_bonus(hero, Trait.AGILE)
     rules = ["C-JUMP-01"] + (["C-JUMP-02"] if modifiers else [])
     outcome = JUMP.outcome(natural[0] + sum(modifiers.values()))
-    state.emit_event(
-        roll_event(rules, hero.id, natural, outcome, modifiers=modifiers, over=[over.x, over.y])
-    )
+    state.emit_roll(rules, hero.id, natural, outcome, modifiers=modifiers, over=[over.x, over.y])
     if outcome == "success":
         hero.pos = landing
         hero.moved += 2

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import DoorState, Pos, Terrain
 from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import Action, ChooseOption, MentalSpend, TakeItem
@@ -298,8 +298,7 @@ def trait_test_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]
     modifiers = state.trait_bonus(hero, Trait(effect.trait))
     total = natural[0] + sum(modifiers.values())
     passed = total >= effect.target
-    state.emit_event(
-        roll_event(
+    state.emit_roll(
             TRAIT_TEST_RULES,
             hero.id,
             natural,
@@ -308,7 +307,6 @@ def trait_test_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]
             target=effect.target,
             trait=effect.trait,
         )
-    )
     rest = {k: v for k, v in context.items() if k != "effect"}
     state.push(effects_task(effect.on_pass if passed else effect.on_fail, **rest))
 
@@ -331,7 +329,7 @@ def text_detect_roll(state: State, args: dict[str, Any], natural: tuple[int, ...
     hero = state.heroes[context["hero"]]
     modifiers = state.perception_modifiers(hero)
     outcome = DETECT_BY_TEXT.outcome(natural[0] + sum(modifiers.values()))
-    state.emit_event(roll_event(["C-TRAP-02"], hero.id, natural, outcome, modifiers=modifiers))
+    state.emit_roll(["C-TRAP-02"], hero.id, natural, outcome, modifiers=modifiers)
     rest = {k: v for k, v in context.items() if k != "effect"}
     branch = effect.on_success if outcome == "success" else effect.on_fail
     state.push(effects_task(branch, **rest))
@@ -434,11 +432,8 @@ def mental_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) ->
     opponent = str(
         context.get("target") if context.get("source") == hero.id else context.get("source")
     )
-    state.emit_event(
-        roll_event(rules, hero.id, natural[:1], outcome, modifiers=hero_mods, opponent=opponent)
-    )
-    state.emit_event(
-        roll_event(
+    state.emit_roll(rules, hero.id, natural[:1], outcome, modifiers=hero_mods, opponent=opponent)
+    state.emit_roll(
             rules,
             opponent,
             natural[1:],
@@ -446,7 +441,6 @@ def mental_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) ->
             modifiers=other_mods,
             opponent=hero.id,
         )
-    )
     branch = {"win": effect.on_win, "lose": effect.on_lose, "tie": effect.on_tie}[outcome]
     rest = {
         k: v for k, v in context.items() if k not in ("effect", "side", "spent_hero", "spent_other")

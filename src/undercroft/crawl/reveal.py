@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
 from undercroft.crawl.engine import Task, roll, task
 from undercroft.crawl.ruleset import Encounter
@@ -239,7 +239,7 @@ def surprise_roll(state: State, args: dict[str, object], natural: tuple[int, ...
         outcome = AMBUSH.outcome(total)
     else:
         outcome = SURPRISE.outcome(natural[0] + sum(modifiers.values()))
-    state.emit_event(roll_event(rules, hero.id, natural, outcome, modifiers=modifiers))
+    state.emit_roll(rules, hero.id, natural, outcome, modifiers=modifiers)
     # A new encounter: whatever surprise an earlier, finished one left is replaced.
     hero.surprised = outcome == "surprised"
     if hero.surprised:

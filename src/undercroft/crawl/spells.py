@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, BeginCasting, Cast, ChooseTarget, Done, UseItem
 from undercroft.crawl.damage import hurt_hero
@@ -313,7 +313,7 @@ def overcast_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) 
     hero = state.heroes[str(args["hero"])]
     spell = state.ruleset.spells[str(args["spell"])]
     outcome = OVERCAST.outcome(natural[0])
-    state.emit_event(roll_event(["C-SPELL-04"], hero.id, natural, outcome, spell=spell.id))
+    state.emit_roll(["C-SPELL-04"], hero.id, natural, outcome, spell=spell.id)
     if outcome == "forget":
         if spell.id in hero.spells and args.get("memorized"):
             hero.spells.remove(spell.id)

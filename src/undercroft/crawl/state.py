@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from mypy_extensions import mypyc_attr
 
 from undercroft import __version__
-from undercroft.core.dice import outcomes
+from undercroft.core.dice import outcomes, roll_event
 from undercroft.core.events import (
     Actor,
     CrawlTime,
@@ -392,6 +392,22 @@ class State:
         """Log an event of ``event_type`` decided by ``rules`` (skipped with the log off)."""
         if self.sink.enabled:
             self.sink.emit(CrawlTime(self.turn, self.step), Event(event_type, tuple(rules), fields))
+
+    def emit_roll(
+        self,
+        rules: Sequence[str],
+        actor: str,
+        natural: Sequence[int],
+        outcome: str | int,
+        *,
+        modifiers: Mapping[str, int] | None = None,
+        **inputs: Any,
+    ) -> None:
+        """Log a ``roll`` event (:func:`~undercroft.core.dice.roll_event`), built only
+        when the log is on."""
+        if self.sink.enabled:
+            event = roll_event(rules, actor, natural, outcome, modifiers=modifiers, **inputs)
+            self.sink.emit(CrawlTime(self.turn, self.step), event)
 
     def emit_event(self, event: Event) -> None:
         if self.sink.enabled:

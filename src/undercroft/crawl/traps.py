@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, Disarm
 from undercroft.crawl.distance import in_range
@@ -80,7 +80,7 @@ def disarm_roll(state: State, args: dict[str, object], natural: tuple[int, ...])
     hero = state.heroes[str(args["hero"])]
     at = Pos(*args["trap"])  # type: ignore[misc]
     outcome = DISARM.outcome(natural[0])
-    state.emit_event(roll_event(["C-TRAP-03"], hero.id, natural, outcome, trap=[at.x, at.y]))
+    state.emit_roll(["C-TRAP-03"], hero.id, natural, outcome, trap=[at.x, at.y])
     if outcome == "disarmed":
         state.traps[at].disarmed = True
     elif outcome == "failed":
@@ -109,7 +109,7 @@ def detect_traps_roll(state: State, args: dict[str, object], natural: tuple[int,
     )
     if "light" in modifiers:
         rules.append("C-LIGHT-02")
-    state.emit_event(roll_event(rules, hero.id, natural, radius, modifiers=modifiers, hidden=True))
+    state.emit_roll(rules, hero.id, natural, radius, modifiers=modifiers, hidden=True)
     found = detect_within(state, hero, radius)
     state.emit(
         "traps.detected",

@@ -7,7 +7,7 @@ board.
 
 from __future__ import annotations
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.crawl.death import kill_hero
 from undercroft.crawl.engine import Task, roll, task
 from undercroft.crawl.monsters import note_patrol_corridors
@@ -104,9 +104,7 @@ def deaths_door_roll(state: State, args: dict[str, object], natural: tuple[int, 
     if args["reason"] == "damage":
         rules.append("C-DD-03")
     outcome = DEATHS_DOOR.outcome(natural[0] + sum(modifiers.values()))
-    state.emit_event(
-        roll_event(rules, hero.id, natural, outcome, modifiers=modifiers, reason=args["reason"])
-    )
+    state.emit_roll(rules, hero.id, natural, outcome, modifiers=modifiers, reason=args["reason"])
     if outcome == "dies":
         kill_hero(state, hero)
 

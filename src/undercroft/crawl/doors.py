@@ -22,7 +22,7 @@ def door_actions(state: State, hero: Hero) -> list[Action]:
     """
     assert hero.pos is not None
     actions: list[Action] = []
-    for p in hero.pos.orthogonal():
+    for p in state.grid.neighbours(hero.pos):
         door = state.doors.get(p)
         if door is not None and not door.opened and p not in hero.failed_doors:
             actions.append(OpenDoor(hero.id, p))

@@ -91,7 +91,7 @@ def corners(state: State, corridor: str) -> list[Pos]:
     for p in sorted(squares, key=lambda q: (q.y, q.x)):
         if not state.walkable(p):
             continue
-        n = [q for q in p.orthogonal() if q in squares and state.walkable(q)]
+        n = [q for q in state.grid.neighbours(p) if q in squares and state.walkable(q)]
         bend = len(n) == 2 and n[0].x != n[1].x and n[0].y != n[1].y
         if len(n) <= 1 or bend:
             found.append(p)
@@ -127,7 +127,7 @@ def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
         p = queue.popleft()
         if state.walkable(p) and p not in taken:
             chosen.append(p)
-        for q in p.orthogonal():
+        for q in state.grid.neighbours(p):
             if q in squares and q not in seen and state.walkable(q):
                 seen.add(q)
                 queue.append(q)

@@ -147,7 +147,7 @@ def drag_options(state: State, hero: Hero) -> list[Action]:
     assert hero.pos is not None
     return [
         Drag(hero.id, p)
-        for p in hero.pos.orthogonal()
+        for p in state.grid.neighbours(hero.pos)
         if p in state.corpses and not any(h.dragging == p for h in state.heroes.values())
     ]
 

@@ -469,12 +469,6 @@ class HeroParty:
 def spot(search: Search, monsters: set[Pos]) -> int | None:
     """The nearest reachable square next to a monster (row, then column, on a tie)."""
     width = search.width
-    height = len(search.costs) // width
-    spots = {
-        q.y * width + q.x
-        for m in monsters
-        for q in m.orthogonal()
-        if 0 <= q.x < width and 0 <= q.y < height
-    }
+    spots = {j for m in monsters for j in search.around[m.y * width + m.x]}
     spots = {i for i in spots if search.enterable(i)}
     return search.nearest(mask_of(len(search.costs), spots)) if spots else None

@@ -62,7 +62,7 @@ def disarm_actions(state: State, hero: Hero) -> list[Action]:
     assert hero.pos is not None
     return [
         Disarm(hero.id, p)
-        for p in hero.pos.orthogonal()
+        for p in state.grid.neighbours(hero.pos)
         if p in state.traps
         and state.traps[p].detected
         and state.traps[p].armed

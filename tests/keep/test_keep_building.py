@@ -130,3 +130,20 @@ def test_a_scenario_without_a_path_is_refused() -> None:
     with pytest.raises(ContentError) as caught:
         make_world(sealed)
     assert "K-PATH-01" in str(caught.value)
+
+
+@pytest.mark.rule("K-BUILD-01", "R-K-BUILD-01")
+def test_a_site_needing_several_hauls_gets_exactly_its_metal() -> None:
+    # One kobold carrying 3 a trip for a 6-metal coil: two hauls, never a third one.
+    world, log = make_world(HALL, "stockpile = { at = [1, 1], metal = 6 }\n")
+    minion(world, 2, 1, job=Job.CHORES)
+    assert world.stockpile is not None
+    lowest = world.stockpile.metal
+    assert world.command(Build("electric_coil", Pos(5, 4))).accepted
+    for _ in range(240):
+        world.run(world.now + 1)
+        lowest = min(lowest, world.stockpile.metal, world.stockpile.free)
+    delivered = [e["metal"] for e in of(log, "metal.delivered")]
+    assert sum(delivered) == 6 and len(delivered) == 2
+    assert (world.stockpile.metal, world.stockpile.reserved) == (0, 0)
+    assert lowest >= 0

@@ -164,14 +164,20 @@ def need_haul(world: World, site: Site) -> None:
         jobs.add_task(world, jobs.TaskKind.BUILD, site.id)
 
 
-def take_haul(world: World, task: Task, minion: Minion) -> None:
-    """A minion takes a load for this site (as much as it carries and the site still needs)."""
+def take_haul(world: World, task: Task, minion: Minion) -> bool:
+    """A minion takes a load for this site (as much as it carries and the site still needs).
+
+    False if the site needs nothing more carried (loads on the way cover it).
+    """
     site = world.structure(task.target)
     assert isinstance(site, Site)
     missing = site.metal_needed - site.metal_delivered - site.metal_on_the_way
-    task.load = max(1, min(minion.carry or 1, missing))
+    if missing <= 0:
+        return False
+    task.load = min(minion.carry or 1, missing)
     site.metal_on_the_way += task.load
     need_haul(world, site)  # more to carry: another minion may help
+    return True
 
 
 def load(world: World, task: Task, minion: Minion) -> None:

@@ -90,9 +90,16 @@ class Task:
 
 
 def add_task(world: World, kind: TaskKind, target: str) -> Task | None:
-    """Post a task unless the same work is already posted."""
+    """Post a task unless the same work is already posted.
+
+    Several minions may carry metal for one site at once (R-K-BUILD-01), so a haul already
+    taken does not stop a new one; an open haul for the site does (one is enough: whoever
+    takes it loads what the site still needs).
+    """
     for task in world.tasks.values():
-        if task.kind is kind and task.target == target and kind is not TaskKind.HAUL:
+        if task.kind is not kind or task.target != target:
+            continue
+        if kind is not TaskKind.HAUL or task.minion is None:
             return None
     task = Task(world.new_id("task"), kind, target, world.now)
     world.tasks[task.id] = task
@@ -161,7 +168,12 @@ def start(world: World, minion: Minion, task: Task) -> None:
     minion.task = task.id
     minion.busy_since = world.now
     if task.kind is TaskKind.HAUL:
-        building.take_haul(world, task, minion)
+        if not building.take_haul(world, task, minion):
+            # Nothing left to carry (the other loads cover it): the haul is void.
+            world.tasks.pop(task.id, None)
+            minion.task = None
+            minion.busy_since = None
+            return
         task.phase = "fetch"
     _go(world, minion, task)
 

@@ -147,3 +147,22 @@ def test_a_site_needing_several_hauls_gets_exactly_its_metal() -> None:
     assert sum(delivered) == 6 and len(delivered) == 2
     assert (world.stockpile.metal, world.stockpile.reserved) == (0, 0)
     assert lowest >= 0
+
+
+@pytest.mark.rule("K-PATH-01")
+def test_a_walker_goes_round_a_barricade_finished_on_its_way() -> None:
+    from keep_kit import put
+
+    from undercroft.keep import visitors
+
+    world, _ = make_world(TWO_GAPS)
+    wolf = visitors.arrive(world, "wolf", Pos(5, 0), [Pos(7, 5)])
+    world.run(world.now + 2)
+    assert wolf.walk is not None and Pos(7, 3) in wolf.walk.path  # the short way, by x=7
+    put(world, "barricade", 7, 3)
+    seen = set()
+    for _ in range(30):
+        world.run(world.now + 1)
+        seen.add(wolf.pos_at(world.now))
+    assert Pos(7, 3) not in seen and Pos(2, 3) in seen  # round by the other gap
+    assert Pos(7, 5) in seen

@@ -18,7 +18,7 @@ from undercroft.core.checks import Grade
 from undercroft.core.events import Event
 from undercroft.core.grid import DoorState, Pos, Terrain
 from undercroft.core.paths import DoorPassage
-from undercroft.keep import doors, traps
+from undercroft.keep import doors, movement, traps
 from undercroft.keep.actors import Minion
 from undercroft.keep.structures import (
     Barricade,
@@ -308,9 +308,9 @@ def place(
         structure.armed_at = world.now
         traps.start_clock(world, structure)  # K-DECAY-01: the 2 days start when it is built
     if isinstance(structure, Trigger | Door):
-        from undercroft.keep import movement
-
         movement.rescan(world)
+    if rules.is_solid(kind):
+        movement.tile_blocked(world, pos)
     return structure
 
 
@@ -327,15 +327,13 @@ def move(world: World, structure: Structure, to: Pos) -> Pos:
     structure.pos = to
     world.index_structure(structure)
     if isinstance(structure, Trigger):
-        from undercroft.keep import movement
-
         movement.rescan(world)
     return old
 
 
 def remove(world: World, structure: Structure) -> list[str]:
     """Take a structure or site away; its connections go with it. Returns removed wires."""
-    from undercroft.keep import jobs, movement
+    from undercroft.keep import jobs
 
     if isinstance(structure, Door):
         raise PlacementError(f"{structure.id} is part of the map and cannot be removed")

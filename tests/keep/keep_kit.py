@@ -78,10 +78,13 @@ def make_world(
     seed: int = 0,
     options: dict[str, Any] | None = None,
 ) -> tuple[World, EventLog]:
-    """A world from a drawn map plus scenario TOML, logging in memory."""
+    """A world from a drawn map plus scenario TOML, logging in memory.
+
+    Invasions are off unless ``options`` turns them on: these worlds test one rule at a time.
+    """
     body = textwrap.dedent(tiles).strip("\n")
     text = HEADER + f'tiles = """\n{body}\n"""\n' + textwrap.dedent(extra)
-    world = world_from_text(text, seed=seed, options=options)
+    world = world_from_text(text, seed=seed, options={"invasions": False, **(options or {})})
     log = world.open_log()
     assert isinstance(log, EventLog)
     return world, log

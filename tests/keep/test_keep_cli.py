@@ -68,7 +68,7 @@ def test_save_and_resume_from_the_command_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--invasions", "on"], "invasions are not part of this version"),
+        (["--resume", "w.json", "--invasions", "on"], "--invasions cannot change a saved"),
         (["--invasions", "maybe"], "--invasions must be 'on' or 'off'"),
         (["--scenario", "no-such-place"], "no such scenario file"),
         (["--resume", "missing.json"], "cannot read the save"),

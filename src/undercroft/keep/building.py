@@ -46,7 +46,7 @@ class PlacementError(ValueError):
         super().__init__(reason)
 
 
-# -- placement rules ----------------------------------------------------------------------
+# -- placement rules -----------------------------------------------------------------------
 
 
 def check_spacing(world: World, pos: Pos, *, ignore: str | None = None) -> None:
@@ -124,7 +124,7 @@ def check_placement(world: World, kind: str, pos: Pos, *, ignore: str | None = N
         check_path(world, pos)
 
 
-# -- ordering, carrying and building -----------------------------------------------------------
+# -- ordering, carrying and building -------------------------------------------------------
 
 
 def order(world: World, kind: str, pos: Pos, *, name: str | None = None, delay: int = 0) -> Site:
@@ -314,7 +314,7 @@ def place(
     return structure
 
 
-# -- moving and removing ------------------------------------------------------------------------
+# -- moving and removing -------------------------------------------------------------------
 
 
 def move(world: World, structure: Structure, to: Pos) -> Pos:

@@ -45,8 +45,11 @@ def run_keep(
         Path | None, typer.Option(help="Write the event log (JSON Lines) to this file.")
     ] = None,
     invasions: Annotated[
-        str, typer.Option(help="'on' or 'off'; invasions arrive with a later keep issue.")
-    ] = "off",
+        str | None,
+        typer.Option(
+            help="'on' or 'off' (default: the scenario's setting, on unless it says off)."
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the summary.")] = False,
     save: Annotated[
         Path | None, typer.Option(help="Save the world to this file when the run ends.")
@@ -57,14 +60,7 @@ def run_keep(
     ] = None,
 ) -> None:
     """Run a keep scenario: a day-by-day account and a summary of the workload."""
-    if invasions not in ("on", "off"):
-        _fail(f"--invasions must be 'on' or 'off', not {invasions!r}.")
-    if invasions == "on":
-        _fail(
-            "--invasions on: invasions are not part of this version of keep yet (they come "
-            "with the invasions issue); run with --invasions off."
-        )
-    world = _open_world(scenario, seed, resume)
+    world = _open_world(scenario, seed, resume, _invasion_options(invasions, resume))
     total = days if days is not None else world.scenario_days
     try:
         world.open_log(log)
@@ -72,7 +68,8 @@ def run_keep(
         _fail(f"{log}: cannot write the log: {exc.strerror or exc}")
     if not quiet:
         out.print(
-            f"[bold]{world.scenario}[/bold] - seed {world.seed}, {total} day(s), invasions off",
+            f"[bold]{world.scenario}[/bold] - seed {world.seed}, {total} day(s), "
+            f"invasions {'on' if world.options.invasions else 'off'}",
             highlight=False,
         )
         out.print(_DAY_HEADER, highlight=False)
@@ -92,7 +89,20 @@ def run_keep(
         out.print(f"log written to {log}", highlight=False)
 
 
-def _open_world(scenario: str, seed: int, resume: Path | None) -> World:
+def _invasion_options(invasions: str | None, resume: Path | None) -> dict[str, Any]:
+    """``--invasions on|off`` as an options override (none: the scenario decides)."""
+    if invasions is None:
+        return {}
+    if invasions not in ("on", "off"):
+        _fail(f"--invasions must be 'on' or 'off', not {invasions!r}.")
+    if resume is not None:
+        _fail("--invasions cannot change a saved world (it keeps the options it was run with).")
+    return {"invasions": invasions == "on"}
+
+
+def _open_world(
+    scenario: str, seed: int, resume: Path | None, options: dict[str, Any] | None = None
+) -> World:
     """The scenario's world, or the saved one; mistakes exit 2 naming file and line."""
     from undercroft.core.content import ContentError
     from undercroft.keep.save import SaveError
@@ -100,7 +110,9 @@ def _open_world(scenario: str, seed: int, resume: Path | None) -> World:
     from undercroft.keep.world import World
 
     try:
-        return World.load(resume) if resume is not None else build_world(scenario, seed=seed)
+        if resume is not None:
+            return World.load(resume)
+        return build_world(scenario, seed=seed, options=options)
     except ContentError as exc:
         for problem in exc.problems:
             err.print(str(problem), highlight=False, soft_wrap=True, markup=False)

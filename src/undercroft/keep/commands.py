@@ -245,7 +245,7 @@ COMMANDS: dict[str, type[Command]] = {
 }
 
 
-# -- carrying them out ------------------------------------------------------------------------
+# -- carrying them out ---------------------------------------------------------------------
 
 
 def execute(world: World, cmd: Command) -> CommandResult:

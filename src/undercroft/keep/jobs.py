@@ -117,7 +117,7 @@ def cancel_for(world: World, target: str) -> None:
             del world.tasks[task.id]
 
 
-# -- choosing work ---------------------------------------------------------------------------
+# -- choosing work -------------------------------------------------------------------------
 
 
 def target_pos(world: World, task: Task) -> Pos:
@@ -183,7 +183,7 @@ def _go(world: World, minion: Minion, task: Task) -> None:
         release(world, minion)
 
 
-# -- doing it ---------------------------------------------------------------------------------
+# -- doing it ------------------------------------------------------------------------------
 
 
 def on_arrival(world: World, minion: Minion) -> None:

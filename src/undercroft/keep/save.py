@@ -17,7 +17,7 @@ from typing import Any
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import write_text_atomic
 from undercroft.core.grid import Grid, Pos
-from undercroft.keep.actors import being_from_json
+from undercroft.keep import invasion_save
 from undercroft.keep.clock import EventQueue
 from undercroft.keep.jobs import Task
 from undercroft.keep.ruleset import Ruleset
@@ -65,6 +65,7 @@ def to_json(world: World) -> dict[str, Any]:
         "tasks": [t.to_json() for t in world.tasks.values()],
         "workload": world.workload.to_json(),
         "events_emitted": world.events_emitted,
+        "invasions": invasion_save.to_json(world),
     }
 
 
@@ -95,7 +96,7 @@ def from_json(data: dict[str, Any]) -> World:
     world.scenario_days = int(data["scenario_days"])
     world.script = [dict(item) for item in data["script"]]
     for b in data["beings"]:
-        being = being_from_json(b)
+        being = invasion_save.being(b)
         world.beings[being.id] = being
     for s in data["structures"]:
         structure = structure_from_json(s)
@@ -106,6 +107,7 @@ def from_json(data: dict[str, Any]) -> World:
     world.tasks = {t.id: t for t in (Task.from_json(d) for d in data["tasks"])}
     world.workload = Workload.from_json(data["workload"])
     world.events_emitted = int(data["events_emitted"])
+    invasion_save.restore(world, data.get("invasions"))
     return world
 
 

@@ -11,7 +11,7 @@ K-TRAP-04 would refuse the keeper.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -33,7 +33,7 @@ from undercroft.core.content import (
     validate,
 )
 from undercroft.core.grid import DoorState, Grid, Pos
-from undercroft.keep import building, commands, doors, jobs, movement, visitors
+from undercroft.keep import building, director, doors
 from undercroft.keep.actors import Creature, Job, Master, Minion, Stance
 from undercroft.keep.building import PlacementError
 from undercroft.keep.clock import ClockError, parse_when
@@ -86,7 +86,7 @@ NEEDS: Mapping[str, tuple[str, ...]] = {
 """The keys each scripted verb needs (the rest of :class:`ScriptSchema` is optional)."""
 
 
-# -- the schema ---------------------------------------------------------------------------------
+# -- the schema ----------------------------------------------------------------------------
 
 
 class AttributeOverrides(Schema):
@@ -219,14 +219,14 @@ class ScenarioSchema(Schema):
 register_kind("keep-scenario", ScenarioSchema, "a keep dungeon: map, minions, structures, script")
 
 
-# -- finding scenarios ----------------------------------------------------------------------------
+# -- finding scenarios ---------------------------------------------------------------------
 
 
 def shipped() -> list[str]:
     """The names of the scenarios shipped in ``undercroft/keep/content``."""
     folder = resources.files("undercroft.keep") / "content"
     names = [p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")]
-    return sorted(n for n in names if n != "rules")
+    return sorted(n for n in names if n not in ("rules", "adventurers"))
 
 
 def resolve(ref: str | Path) -> Path:
@@ -243,7 +243,7 @@ def resolve(ref: str | Path) -> Path:
     )
 
 
-# -- building the world -------------------------------------------------------------------------
+# -- building the world --------------------------------------------------------------------
 
 
 class _Builder:
@@ -319,6 +319,8 @@ class _Builder:
             )
         if self.problems:
             raise ContentError(self.problems)
+        if world.options.invasions:
+            director.start(world)  # K-TIME-01: the first invasion's hour is rolled at minute 0
         return world
 
     def _doors(self, world: World) -> None:
@@ -552,90 +554,6 @@ def world_from_text(
         ]
         raise ContentError(problems) from None
     return _Builder(schema, text, file, ruleset).build(seed)
-
-
-# -- running the script ---------------------------------------------------------------------------
-
-
-def resolve_ref(world: World, ref: str) -> str:
-    """A label (scenario names, named structures) or an id, as an id."""
-    if ref in world.labels:
-        return world.labels[ref]
-    for structure in world.structures.values():
-        if structure.name == ref:
-            return structure.id
-    return ref
-
-
-def _command(item: Mapping[str, Any], r: Callable[[str], str]) -> commands.Command:
-    def at(key: str) -> Pos:
-        x, y = item[key]
-        return Pos(x, y)
-
-    do = item["do"]
-    if do == "build":
-        return commands.Build(item["kind"], at("at"), item.get("name"), item.get("delay"))
-    if do == "move":
-        return commands.Move(r("structure"), at("to"))
-    if do == "remove":
-        return commands.Remove(r("target"))
-    if do == "wire":
-        return commands.Connect(tuple(Pos(x, y) for x, y in item["path"]))
-    if do == "set_timer":
-        return commands.SetTimer(r("timer"), int(item["minutes"]))
-    if do == "arm_lock":
-        return commands.ArmLock(r("door"))
-    if do == "disarm_lock":
-        return commands.DisarmLock(r("door"))
-    if do == "hold_door_open":
-        return commands.HoldDoorOpen(r("door"), bool(item["hold"]))
-    if do == "pull_lever":
-        return commands.PullLever(r("lever"))
-    if do == "set_job":
-        return commands.SetJob(r("minion"), Job(item["job"]))
-    if do == "set_stance":
-        return commands.SetStance(r("minion"), Stance(item["stance"]))
-    return commands.OrderAttack(r("minion"), r("target"))
-
-
-def run_script_item(world: World, item: Mapping[str, Any]) -> None:
-    """Carry out one scripted command or happening (queued by the world)."""
-    from undercroft.core.events import Event
-    from undercroft.keep.world import WorldError
-
-    def r(key: str) -> str:
-        return resolve_ref(world, str(item[key]))
-
-    do = item["do"]
-    if do in commands.COMMANDS or do == "wire":
-        world.command(_command(item, r))
-        return
-    try:
-        _happening(world, item, r)
-    except (WorldError, visitors.VisitError, ValueError) as exc:
-        world.emit(Event("script.failed", (), {"do": do, "when": item["when"], "reason": str(exc)}))
-
-
-def _happening(world: World, item: Mapping[str, Any], r: Callable[[str], str]) -> None:
-    do = item["do"]
-    if do == "visit":
-        route = [Pos(x, y) for x, y in item.get("route", [])]
-        visitor = visitors.arrive(world, item["breed"], Pos(*item["portal"]), route)
-        if item.get("name"):
-            world.labels[item["name"]] = visitor.id
-    elif do == "rage":
-        jobs.set_blind_rage(world, world.minion(r("minion")), bool(item.get("on", True)))
-    elif do == "settle":
-        creature = world.being(r("creature"))
-        if not isinstance(creature, Creature):
-            raise ValueError(f"{creature.id} is not a creature")
-        visitors.settle(world, creature, item["lair"])
-    elif do == "breach":
-        doors.breach(world, world.door(r("door")), str(item.get("by", "scenario")))
-    elif do == "walk":
-        being = world.being(r("who"))
-        if not movement.walk_to(world, being, Pos(*item["to"])):
-            raise ValueError(f"{being.id} has no way to {item['to']}")
 
 
 __all__ = ["ScenarioSchema", "build_world", "load", "resolve", "shipped", "world_from_text"]

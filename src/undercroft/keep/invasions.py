@@ -1,0 +1,365 @@
+"""Invasions from arrival to end: who comes, by which portal, and what ends them.
+
+The director (:mod:`undercroft.keep.director`) says *when*; this module brings the group:
+
+* K-SIZE-*: the group is drawn for its number and the game day
+  (:func:`undercroft.keep.parties.draw_party`); a settlement's host is the invasion that
+  would have come, a Hostile camp's warriors one warrior per member of it (K-SIZE-07), a
+  fugitive's pursuers never a mob and never weaker or stronger (K-SIZE-02).
+* K-INV-01/02: its faction and goal (the faction's weights); a goal already gone sends it
+  for the Master. K-DOOR-02: the first group of a faction after one of its Cartographers
+  escaped never takes the way round a door.
+* K-INV-03, ruling R-K-INV-01: most groups pick a portal with a dry walking way to the
+  sanctum; with the content's chance, one where they must cross water, if there is one.
+* K-ARR-01/02: the group comes over the Surface from its faction's home settlement (or the
+  Surface map edge), appears beyond the dungeon's map edge at the portal and walks in,
+  hidden by fog, one member at a time (one body per tile).
+* K-ARR-01, ruling R-K-ARR-02: a divination charge draws the next group at once (for that
+  day) and shows its card; that group is the next one to come.
+* K-TIME-07, K-SIZE-02: hosts, warriors and pursuers wait in line and come as soon as no
+  invasion is under way and none is stopped.
+* The end: when every member is gone (walked out; dead or captured when combat lands), the
+  ``invasion.ended`` event, and the director starts the next limit (K-TIME-03).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from undercroft.core.dice import chance_event
+from undercroft.core.events import Event
+from undercroft.core.grid import Pos
+from undercroft.core.paths import DoorPassage, Pathfinder
+from undercroft.keep import director, goals, stepping
+from undercroft.keep.clock import MINUTES_PER_HOUR, TICKS_PER_MINUTE, day_of
+from undercroft.keep.invaders import Adventurer, Whereabouts
+from undercroft.keep.invasion_state import Group
+from undercroft.keep.parties import MemberDraw, PartyDraw, as_warriors, draw_party, weighted
+
+if TYPE_CHECKING:
+    from undercroft.keep.world import World
+
+KINDS = ("normal", "mob", "weaker", "stronger", "host", "warriors", "pursuers")
+"""The ``kind`` of an ``invasion.arrived`` event (ARCHITECTURE.md)."""
+SURFACE_EDGE = "the Surface map edge"
+
+
+# -- the director's queue items ------------------------------------------------------------
+
+
+def on_director(world: World, args: tuple[Any, ...]) -> None:
+    """The director's queued items: the start, the first invasion, the hourly draws."""
+    d = world.invasion.director
+    if int(args[0]) != d.token:
+        return
+    what = str(args[1])
+    if what == "begin":
+        director.begin(world)
+    elif what == "first":
+        if director.first_comes(world):
+            come(world, "normal")
+    elif director.next_hour(world) and not pending_ready(world) and director.draw(world):
+        come(world, "normal")
+
+
+def on_invasion_end(world: World, args: tuple[Any, ...]) -> None:
+    end(world, world.invasion.groups[int(args[0])])
+
+
+def on_rite_end(world: World, args: tuple[Any, ...]) -> None:
+    """The Rite of Storms is over (K-TIME-05): waiting hosts may come."""
+    if world.invasion.director.rite_until == int(args[0]):
+        world.emit(Event("rite.ended", ("K-TIME-05",), {}))
+        if director.note_stop(world) is None:
+            pending_ready(world)
+
+
+# -- hosts, warriors, pursuers (K-TIME-07, K-SIZE-02) --------------------------------------
+
+
+def announce(world: World, kind: str, source: str, *, at_once: bool = True) -> None:
+    """A host, warriors or pursuers are coming instead of the next invasion."""
+    world.invasion.director.pending.append({"kind": kind, "source": source, "at_once": at_once})
+    world.emit(
+        Event(
+            "invasion.announced",
+            ("K-TIME-07",) if kind != "pursuers" else ("K-SIZE-02",),
+            {"kind": kind, "source": source, "at_once": at_once},
+        )
+    )
+    d = world.invasion.director
+    if d.phase != "under_way" and director.note_stop(world) is None:
+        pending_ready(world)
+
+
+def pending_ready(world: World) -> bool:
+    """K-TIME-07: a waiting host, warriors or pursuers come now (no invasion under way)."""
+    d = world.invasion.director
+    if d.phase == "under_way":
+        return False
+    for i, entry in enumerate(d.pending):
+        if entry["at_once"]:
+            d.pending.pop(i)
+            come(world, entry["kind"], entry["source"])
+            return True
+    return False
+
+
+# -- coming --------------------------------------------------------------------------------
+
+
+def _party(world: World, number: int, kind: str, source: str | None) -> tuple[PartyDraw, str]:
+    """The group's members and faction for invasion ``number`` (K-SIZE-*, K-INV-01)."""
+    rng = world.streams["parties"]
+    content = world.ruleset.adventurers
+    day = day_of(world.now)
+    d = world.invasion.director
+    if kind == "normal" and d.divined is not None:
+        drawn, d.divined = d.divined, None
+        members = tuple(MemberDraw(m[0], int(m[1]), tuple(m[2])) for m in drawn["members"])
+        return PartyDraw(drawn["strength"], members), str(drawn["faction"])
+    factions = [(f.key, f.weight) for f in content.factions.values() if f.weight]
+    faction = weighted(rng, factions)
+    if kind == "host" and source in world.invasion.settlements:
+        faction = str(world.invasion.settlements[source].get("faction") or faction)
+    mob_ok = kind in ("normal", "host")
+    party = draw_party(
+        rng, content, number, day, mob_allowed=mob_ok, strength_allowed=kind != "pursuers"
+    )
+    if kind == "warriors":
+        party = as_warriors(content, party, rng)
+    return party, faction
+
+
+def divine(world: World) -> dict[str, Any]:
+    """K-ARR-01 (ruling R-K-ARR-02): draw the next group now and return its card."""
+    d = world.invasion.director
+    if d.divined is None:
+        number = d.next_number + (1 if d.phase == "under_way" else 0)
+        party, faction = _party(world, number, "normal", None)
+        for event in party.events:
+            world.emit(event)
+        goal = _goal(world, faction)
+        d.divined = {
+            "strength": party.strength,
+            "faction": faction,
+            "goal": goal,
+            "members": [[m.klass, m.level, list(m.traits)] for m in party.members],
+        }
+    drawn = d.divined
+    content = world.ruleset.adventurers
+    return {
+        "faction": drawn["faction"],
+        "from": content.factions[drawn["faction"]].home or SURFACE_EDGE,
+        "goal": drawn["goal"],
+        "members": [
+            {
+                "class": m[0],
+                "level": m[1],
+                "abilities": [*content.classes[m[0]].abilities, *m[2]],
+            }
+            for m in drawn["members"]
+        ],
+    }
+
+
+def _goal(world: World, faction: str) -> str:
+    weights = world.ruleset.adventurers.factions[faction].goals
+    return weighted(world.streams["parties"], [(g, w) for g, w in weights.items() if w])
+
+
+def come(world: World, kind: str, source: str | None = None) -> Group:
+    """An invasion arrives now: draw it, pick its portal, and start it walking in."""
+    d = world.invasion.director
+    if kind == "normal":
+        for i, entry in enumerate(d.pending):
+            if not entry["at_once"]:
+                d.pending.pop(i)  # R-K-SIZE-02: the pursuers come as this invasion
+                kind, source = entry["kind"], entry["source"]
+                break
+    director.under_way(world)
+    number = d.next_number
+    d.next_number += 1
+    divined = d.divined if kind == "normal" else None
+    party, faction = _party(world, number, kind if kind != "normal" else "normal", source)
+    for event in party.events:
+        world.emit(event)
+    drawn_goal = str(divined["goal"]) if divined else _goal(world, faction)
+    goal = drawn_goal if goals.available(world, drawn_goal) else "kill_master"
+    content = world.ruleset.adventurers
+    home = content.factions[faction].home
+    if kind == "host" and source:
+        home = source
+    portal, water = _portal(world)
+    group = Group(
+        number=number,
+        kind=kind if kind != "normal" else party.strength,
+        strength=party.strength,
+        faction=faction,
+        home=home,
+        goal=goal,
+        goal_drawn=drawn_goal,
+        members=[],
+        arrived=world.now,
+        portal=portal,
+        water=water,
+        divined=divined is not None,
+    )
+    if faction in world.invasion.cartographers:
+        world.invasion.cartographers.remove(faction)
+        group.never_alternate = True  # K-DOOR-02: this next group never goes round
+    world.invasion.groups[number] = group
+    for m, member in enumerate(party.members, start=1):
+        adv = _adventurer(world, number, m, member, faction, portal)
+        group.members.append(adv.id)
+    _arrived_event(world, group, kind)
+    for i, adv_id in enumerate(group.members):
+        walker = world.beings[adv_id]
+        assert isinstance(walker, Adventurer)
+        stepping.queue_step(world, walker, i)
+    return group
+
+
+def _adventurer(
+    world: World, number: int, m: int, member: MemberDraw, faction: str, portal: Pos
+) -> Adventurer:
+    content = world.ruleset.adventurers
+    klass = content.classes[member.klass]
+    adv = Adventurer(
+        id=f"adv:{number}-{m}",
+        breed=klass.key,
+        attributes=content.attributes_of(klass.key, member.level, member.traits),
+        pos=portal,
+        pace=-(-klass.seconds_per_tile // 60),
+        invasion=number,
+        member=m,
+        level=member.level,
+        traits=member.traits,
+        faction=faction,
+        abilities=klass.abilities,
+        ticks_per_tile=klass.seconds_per_tile * TICKS_PER_MINUTE // 60,
+        carry=klass.carry,
+        equipment={"weapon": klass.weapon, "armour": klass.armour, "helmet": klass.helmet},
+    )
+    adv.present = False
+    world.beings[adv.id] = adv
+    return adv
+
+
+def _portal(world: World) -> tuple[Pos, bool]:
+    """K-INV-03: most pick a portal with a dry way; some one across water (R-K-INV-01)."""
+    key = f"portals-{world.map_epoch()}"
+    found = world.cache.get(key)
+    if found is None:
+        dry_finder = Pathfinder(world.grid, DoorPassage.ALL, water_cost=0)
+        wet_finder = world.pathfinder(DoorPassage.ALL)
+        dry = [p for p in world.portals if dry_finder.path(p, world.sanctum) is not None]
+        wet = [
+            p
+            for p in world.portals
+            if p not in dry and wet_finder.path(p, world.sanctum) is not None
+        ]
+        found = (dry, wet)
+        world.cache[key] = found
+    dry, wet = found
+    rng = world.streams["adventurers"]
+    water = False
+    if dry and wet:
+        p = world.ruleset.adventurers.water_portal
+        water = rng.chance(p)
+        world.emit(
+            chance_event(
+                ("K-INV-03", "R-K-INV-01"),
+                "director",
+                p,
+                water,
+                "water" if water else "dry",
+                dry=[[q.x, q.y] for q in dry],
+                water_portals=[[q.x, q.y] for q in wet],
+            )
+        )
+    elif wet and not dry:
+        water = True
+    choices = (wet if water else dry) or list(world.portals)
+    return rng.choose(choices), water
+
+
+def _arrived_event(world: World, group: Group, kind: str) -> None:
+    members = [world.beings[m] for m in group.members]
+    rules = ["K-INV-01", "K-INV-03", "K-ARR-01", "K-ARR-02", "K-SIZE-03", "K-SIZE-04", "K-SIZE-08"]
+    if group.goal != group.goal_drawn:
+        rules.append("K-INV-02")
+    if kind in ("host", "warriors"):
+        rules += ["K-TIME-07", "K-SIZE-07"]
+    if kind == "pursuers":
+        rules.append("K-SIZE-02")
+    world.emit(
+        Event(
+            "invasion.arrived",
+            tuple(rules),
+            {
+                "number": group.number,
+                "day": day_of(world.now),
+                "hour": (world.now % 1440) // MINUTES_PER_HOUR,
+                "kind": group.kind,
+                "goal": group.goal,
+                "members": [
+                    {
+                        "id": a.id,
+                        "class": a.breed,
+                        "level": a.level,
+                        "traits": list(a.traits),
+                        "attributes": a.attributes.to_json(),
+                    }
+                    for a in members
+                    if isinstance(a, Adventurer)
+                ],
+                "strength": group.strength,
+                "goal_drawn": group.goal_drawn,
+                "faction": group.faction,
+                "from": group.home or SURFACE_EDGE,
+                "portal": [group.portal.x, group.portal.y] if group.portal else None,
+                "water": group.water,
+                "divined": group.divined,
+                "never_alternate": group.never_alternate,
+            },
+        )
+    )
+
+
+# -- the end -------------------------------------------------------------------------------
+
+
+def end(world: World, group: Group) -> None:
+    """Every member is gone: the invasion ends; the next limit (or waiting host) starts."""
+    if group.phase == "ended":
+        return
+    group.phase = "ended"
+    group.ended = world.now
+    members = [world.beings[m] for m in group.members]
+    advs = [a for a in members if isinstance(a, Adventurer)]
+    director.invasion_over(world)
+    d = world.invasion.director
+    limit = (
+        d.limit_minutes / MINUTES_PER_HOUR
+        if d.phase == "waiting" and d.limit_start == world.now
+        else None
+    )
+    world.emit(
+        Event(
+            "invasion.ended",
+            ("K-TIME-03", "R-K-TIME-02") if limit is not None else ("K-TIME-07",),
+            {
+                "number": group.number,
+                "day": day_of(world.now),
+                "hour": (world.now % 1440) // MINUTES_PER_HOUR,
+                "limit_hours": limit,
+                "goal": group.goal,
+                "goal_met": group.goal_met,
+                "escaped": [a.id for a in advs if a.where is Whereabouts.LEFT],
+                "treasure": sum(a.treasure for a in advs),
+                "minutes": world.now - group.arrived,
+            },
+        )
+    )
+    pending_ready(world)

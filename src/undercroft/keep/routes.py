@@ -1,0 +1,168 @@
+"""The ways adventurers choose (K-CAUT-01, K-DOOR-01, K-FORCE-04, K-PATH-01; R-K-MOVE-01).
+
+An adventurer's way to where it is going is the cheapest walk, in orthogonal steps, over a
+cost map: a floor tile costs 1, wading water more; every door is passable, a locked one at
+a cost (it must be picked or bashed, K-PATH-01 promises it can be); a door its group chose
+to go round (K-DOOR-01) costs :data:`DETOUR`, one it gave up on (K-FORCE-04) cannot be
+passed; the tiles a trigger it knows watches cost :data:`AVOID` (K-CAUT-01: it walks round
+a known trigger when it can, which any way short of a thousand tiles is), except a known
+tripwire it steps over (ruling R-K-CAUT-01) and triggers its group has dealt with.
+
+The search is python-tcod's Dijkstra from the goal tiles (several goal tiles: the tiles by
+the Master, every treasure pile) and a hill-climb from the walker; the distance map is
+cached per (map epoch, group decisions, goals, avoided triggers), so a group whose members
+know the same serves them all from one search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import numpy as np
+import tcod.path
+from numpy.typing import NDArray
+
+from undercroft.core.grid import DoorState, Pos, Terrain
+from undercroft.keep.invaders import Adventurer
+from undercroft.keep.invasion_state import Group
+from undercroft.keep.structures import Trigger
+
+if TYPE_CHECKING:
+    from undercroft.keep.world import World
+
+AVOID = 1000
+"""K-CAUT-01: the cost of a tile a known trigger watches (walk round it when one can)."""
+DETOUR = 500
+"""K-DOOR-01: the cost of a door the group chose to go round (taken if it is the only way)."""
+_CACHE_SIZE = 64
+_UNREACHED = np.iinfo(np.int32).max
+
+
+def base_costs(world: World) -> NDArray[np.int32]:
+    """Floor 1, water its wading time in tiles, doors passable, locked ones at a cost."""
+    key = ("route-base", world.map_epoch())
+    found = world.cache.get(str(key))
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    grid = world.grid
+    content = world.ruleset.adventurers
+    costs: NDArray[np.int32] = np.ones(grid.terrain.shape, np.int32)
+    costs[grid.solid()] = 0
+    wade = max(1, -(-content.water_seconds // 60))
+    costs[grid.water & (costs > 0)] = wade
+    locked = (grid.terrain == Terrain.DOOR) & (grid.door == DoorState.LOCKED)
+    costs[locked] = 1 + content.locked_door_cost
+    world.cache[str(key)] = costs
+    return costs
+
+
+def steps_over(world: World, trigger: Trigger) -> bool:
+    """Ruling R-K-CAUT-01: a known tripwire (either kind, K-LEARN-02) is stepped over."""
+    return world.ruleset.triggers[trigger.kind].learn_type == "tripwire"
+
+
+def avoided_triggers(world: World, adv: Adventurer, group: Group) -> tuple[str, ...]:
+    """The known triggers whose tiles this adventurer walks round when it can."""
+    out = []
+    walk_round_tripwires = world.options.known_tripwires == "walk_around"
+    for trigger_id in adv.knows:
+        trigger = world.structures.get(trigger_id)
+        if not isinstance(trigger, Trigger) or trigger.lever or trigger_id in group.disarmed:
+            continue
+        if steps_over(world, trigger) and not walk_round_tripwires:
+            continue
+        out.append(trigger_id)
+    return tuple(sorted(out))
+
+
+def watched_tiles(world: World, trigger: Trigger) -> list[Pos]:
+    """The tiles a trigger watches (R-K-TRAP-01)."""
+    area = world.ruleset.triggers[trigger.kind].area
+    tiles = []
+    for dy in range(-area, area + 1):
+        for dx in range(-area, area + 1):
+            p = trigger.pos.offset(dx, dy)
+            if world.grid.in_bounds(p) and world.options.within(p, trigger.pos, area):
+                tiles.append(p)
+    return tiles
+
+
+def _costs(
+    world: World, group: Group, avoid: tuple[str, ...], blocked_door: str | None
+) -> NDArray[np.int32]:
+    costs = base_costs(world).copy()
+    for trigger_id in avoid:
+        trigger = world.structures[trigger_id]
+        assert isinstance(trigger, Trigger)
+        for p in watched_tiles(world, trigger):
+            if costs[p.y, p.x]:
+                costs[p.y, p.x] += AVOID
+    for door_id, choice in group.doors.items():
+        door = world.structures.get(door_id)
+        if choice == "alternate" and door is not None:
+            costs[door.pos.y, door.pos.x] += DETOUR
+    for door_id in (*group.given_up, *([blocked_door] if blocked_door else [])):
+        door = world.structures.get(door_id)
+        if door is not None:
+            costs[door.pos.y, door.pos.x] = 0
+    return costs
+
+
+def distances(
+    world: World,
+    group: Group,
+    goals: Iterable[Pos],
+    avoid: tuple[str, ...],
+    blocked_door: str | None = None,
+    bodies: Iterable[Pos] = (),
+) -> NDArray[np.int32]:
+    """Cost to reach the nearest goal tile from every tile (cached unless ``bodies``)."""
+    goal_list = sorted(set(goals))
+    body_list = sorted(set(bodies) - set(goal_list))
+    key = str(
+        (
+            "route",
+            world.map_epoch(),
+            group.number,
+            group.plan_version,
+            tuple((p.x, p.y) for p in goal_list),
+            avoid,
+            blocked_door,
+        )
+    )
+    found = None if body_list else world.cache.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    costs = _costs(world, group, avoid, blocked_door)
+    for p in body_list:
+        costs[p.y, p.x] = 0
+    dist = tcod.path.maxarray(costs.shape, np.int32)
+    for p in goal_list:
+        dist[p.y, p.x] = 0
+    tcod.path.dijkstra2d(dist, costs, 1, 0, out=dist)
+    if not body_list:
+        if len(world.cache) > _CACHE_SIZE:
+            world.cache.clear()
+        world.cache[key] = dist
+    return dist
+
+
+def way(
+    world: World,
+    adv: Adventurer,
+    group: Group,
+    goals: Iterable[Pos],
+    *,
+    blocked_door: str | None = None,
+    bodies: Iterable[Pos] = (),
+) -> list[Pos] | None:
+    """The tiles to step into from where ``adv`` stands to the nearest goal, or None."""
+    dist = distances(world, group, goals, avoided_triggers(world, adv, group), blocked_door, bodies)
+    start = adv.pos
+    if dist[start.y, start.x] == _UNREACHED:
+        return None
+    if dist[start.y, start.x] == 0:
+        return []
+    steps = tcod.path.hillclimb2d(dist, (start.y, start.x), True, False)
+    return [Pos(int(x), int(y)) for y, x in steps[1:]]

@@ -87,7 +87,7 @@ def exit_tiles(group: Group) -> set[Pos]:
 def targets(world: World, group: Group, adv: Adventurer) -> tuple[str, set[Pos]]:
     """Where this member is going now: ``goal``, ``treasure``, ``work`` or ``exit``."""
     job = group.job
-    if job is not None and job.worker == adv.id and adv.pos != job.approach:
+    if job is not None and job.worker == adv.id:
         return "work", {job.approach}
     if group.phase == "in":
         if not available(world, group.goal):

@@ -31,10 +31,11 @@ from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.keep import director, goals, stepping
-from undercroft.keep.clock import MINUTES_PER_HOUR, TICKS_PER_MINUTE, day_of
+from undercroft.keep.clock import MINUTES_PER_HOUR, TICKS_PER_MINUTE, Priority, day_of
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Group
 from undercroft.keep.parties import MemberDraw, PartyDraw, as_warriors, draw_party, weighted
+from undercroft.keep.perception import EYE_HOURS
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -148,7 +149,7 @@ def divine(world: World) -> dict[str, Any]:
         }
     drawn = d.divined
     content = world.ruleset.adventurers
-    return {
+    card = {
         "faction": drawn["faction"],
         "from": content.factions[drawn["faction"]].home or SURFACE_EDGE,
         "goal": drawn["goal"],
@@ -161,6 +162,8 @@ def divine(world: World) -> dict[str, Any]:
             for m in drawn["members"]
         ],
     }
+    world.emit(Event("invasion.divined", ("K-ARR-01", "R-K-ARR-02"), card))
+    return card
 
 
 def _goal(world: World, faction: str) -> str:
@@ -168,8 +171,18 @@ def _goal(world: World, faction: str) -> str:
     return weighted(world.streams["parties"], [(g, w) for g, w in weights.items() if w])
 
 
-def come(world: World, kind: str, source: str | None = None) -> Group:
-    """An invasion arrives now: draw it, pick its portal, and start it walking in."""
+def come(
+    world: World,
+    kind: str,
+    source: str | None = None,
+    *,
+    members: tuple[MemberDraw, ...] | None = None,
+    goal: str | None = None,
+    faction: str | None = None,
+    portal: Pos | None = None,
+) -> Group:
+    """An invasion arrives now: draw it (or take the given ``members``: a scenario's
+    scripted invasion), pick its portal, and start it walking in."""
     d = world.invasion.director
     if kind == "normal":
         for i, entry in enumerate(d.pending):
@@ -180,17 +193,23 @@ def come(world: World, kind: str, source: str | None = None) -> Group:
     director.under_way(world)
     number = d.next_number
     d.next_number += 1
-    divined = d.divined if kind == "normal" else None
-    party, faction = _party(world, number, kind if kind != "normal" else "normal", source)
-    for event in party.events:
-        world.emit(event)
-    drawn_goal = str(divined["goal"]) if divined else _goal(world, faction)
-    goal = drawn_goal if goals.available(world, drawn_goal) else "kill_master"
+    divined = d.divined if kind == "normal" and members is None else None
     content = world.ruleset.adventurers
+    if members is None:
+        party, drawn_faction = _party(world, number, kind, source)
+        for event in party.events:
+            world.emit(event)
+    else:
+        party, drawn_faction = PartyDraw("normal", members), next(iter(content.factions))
+    faction = faction or drawn_faction
+    drawn_goal = goal or (str(divined["goal"]) if divined else _goal(world, faction))
+    goal = drawn_goal if goals.available(world, drawn_goal) else "kill_master"
     home = content.factions[faction].home
     if kind == "host" and source:
         home = source
-    portal, water = _portal(world)
+    water = False
+    if portal is None:
+        portal, water = _portal(world)
     group = Group(
         number=number,
         kind=kind if kind != "normal" else party.strength,
@@ -210,7 +229,7 @@ def come(world: World, kind: str, source: str | None = None) -> Group:
         group.never_alternate = True  # K-DOOR-02: this next group never goes round
     world.invasion.groups[number] = group
     for m, member in enumerate(party.members, start=1):
-        adv = _adventurer(world, number, m, member, faction, portal)
+        adv = new_adventurer(world, number, m, member, faction, portal)
         group.members.append(adv.id)
     _arrived_event(world, group, kind)
     for i, adv_id in enumerate(group.members):
@@ -220,9 +239,10 @@ def come(world: World, kind: str, source: str | None = None) -> Group:
     return group
 
 
-def _adventurer(
+def new_adventurer(
     world: World, number: int, m: int, member: MemberDraw, faction: str, portal: Pos
 ) -> Adventurer:
+    """Adventurer ``adv:number-m`` of the given class, level and traits, beyond the edge."""
     content = world.ruleset.adventurers
     klass = content.classes[member.klass]
     adv = Adventurer(
@@ -281,7 +301,7 @@ def _portal(world: World) -> tuple[Pos, bool]:
     elif wet and not dry:
         water = True
     choices = (wet if water else dry) or list(world.portals)
-    return rng.choose(choices), water
+    return (choices[0] if len(choices) == 1 else rng.choose(choices)), water
 
 
 def _arrived_event(world: World, group: Group, kind: str) -> None:
@@ -338,7 +358,8 @@ def end(world: World, group: Group) -> None:
     group.ended = world.now
     members = [world.beings[m] for m in group.members]
     advs = [a for a in members if isinstance(a, Adventurer)]
-    director.invasion_over(world)
+    if not any(g.phase != "ended" for g in world.invasion.groups.values()):
+        director.invasion_over(world)
     d = world.invasion.director
     limit = (
         d.limit_minutes / MINUTES_PER_HOUR
@@ -363,3 +384,70 @@ def end(world: World, group: Group) -> None:
         )
     )
     pending_ready(world)
+
+
+# -- the keeper's commands and the scenario's happenings ------------------------------------------
+
+
+def rite_of_storms(world: World, hours: int) -> int:
+    """K-TIME-05: no invasion comes until the rite ends; returns the minute it ends."""
+    d = world.invasion.director
+    d.rite_until = world.now + hours * MINUTES_PER_HOUR
+    world.schedule(d.rite_until, Priority.DIRECTOR, "rite_end", d.rite_until)
+    director.note_stop(world)
+    return d.rite_until
+
+
+def fugitive_asks(world: World, name: str) -> None:
+    """K-SIZE-02: a fugitive asks to hide in your dungeon (answer it with AnswerFugitive)."""
+    world.invasion.fugitives[name] = {"asked": world.now, "answer": None}
+    world.emit(Event("fugitive.asked", ("K-SIZE-02",), {"fugitive": name}))
+
+
+def answer_fugitive(world: World, name: str, accept: bool) -> str | None:
+    """K-SIZE-02: if it joins, its pursuers count as an invasion (R-K-SIZE-02: at once, or
+    as the next one); returns when they come, or None when it was turned away."""
+    world.invasion.fugitives[name]["answer"] = "joined" if accept else "refused"
+    if not accept:
+        return None
+    at_once = world.options.fugitive_pursuers == "at_once"
+    announce(world, "pursuers", name, at_once=at_once)
+    return world.options.fugitive_pursuers
+
+
+def host(world: World, settlement: str) -> None:
+    """K-TIME-07: a settlement sends a host instead of the next invasion."""
+    if settlement not in world.invasion.settlements:
+        raise ValueError(f"no settlement {settlement!r} in this scenario")
+    announce(world, "host", settlement)
+
+
+def warriors(world: World, camp: str) -> None:
+    """K-TIME-07: a Hostile evil camp sends its warriors instead of the next invasion."""
+    found = world.invasion.camps.get(camp)
+    if found is None:
+        raise ValueError(f"no evil camp {camp!r} in this scenario")
+    if found["relation"] != "hostile":
+        raise ValueError(f"the camp {camp!r} is {found['relation']}, not Hostile (K-TIME-07)")
+    announce(world, "warriors", camp)
+
+
+def camp_relation(world: World, camp: str, relation: str) -> None:
+    if camp not in world.invasion.camps:
+        raise ValueError(f"no evil camp {camp!r} in this scenario")
+    world.invasion.camps[camp]["relation"] = relation
+    world.emit(Event("camp.relation", ("K-TIME-07",), {"camp": camp, "relation": relation}))
+
+
+def cut_off(world: World, cut: bool) -> None:
+    """K-TIME-05: the Surface way to the dungeon is cut (or open again)."""
+    world.invasion.director.cut_off = cut
+    world.emit(Event("surface.cut", ("K-TIME-05",), {"cut": cut}))
+    if director.note_stop(world) is None:
+        pending_ready(world)
+
+
+def watchful_eye(world: World) -> int:
+    """K-ARR-06: the ghost eye patrols the guard posts for 24 hours; returns when it ends."""
+    world.invasion.eye_until = world.now + EYE_HOURS * MINUTES_PER_HOUR
+    return world.invasion.eye_until

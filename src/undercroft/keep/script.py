@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
-from undercroft.keep import commands, doors, jobs, movement, visitors
+from undercroft.keep import commands, doors, invasions, jobs, movement, visitors
 from undercroft.keep.actors import Creature, Job, Stance
+from undercroft.keep.parties import MemberDraw
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -59,6 +60,14 @@ def _command(item: Mapping[str, Any], r: Callable[[str], str]) -> commands.Comma
         return commands.SetJob(r("minion"), Job(item["job"]))
     if do == "set_stance":
         return commands.SetStance(r("minion"), Stance(item["stance"]))
+    if do == "rite_of_storms":
+        return commands.RiteOfStorms(item.get("hours"))
+    if do == "answer_fugitive":
+        return commands.AnswerFugitive(str(item["fugitive"]), bool(item.get("accept", True)))
+    if do == "divine":
+        return commands.Divine()
+    if do == "watchful_eye":
+        return commands.WatchfulEye()
     return commands.OrderAttack(r("minion"), r("target"))
 
 
@@ -98,3 +107,38 @@ def _happening(world: World, item: Mapping[str, Any], r: Callable[[str], str]) -
         being = world.being(r("who"))
         if not movement.walk_to(world, being, Pos(*item["to"])):
             raise ValueError(f"{being.id} has no way to {item['to']}")
+    else:
+        _invasion_happening(world, item)
+
+
+def _invasion_happening(world: World, item: Mapping[str, Any]) -> None:
+    """Scripted invasion events: a group, a host, warriors, a camp, a fugitive, the way cut."""
+    do = item["do"]
+    if not world.options.invasions:
+        raise ValueError("invasions are off in this run")
+    if do == "invade":
+        members = tuple(
+            MemberDraw(m["class"], int(m["level"]), tuple(m.get("traits", ())))
+            for m in item["members"]
+        )
+        portal = Pos(*item["portal"]) if item.get("portal") else None
+        group = invasions.come(
+            world,
+            "normal",
+            members=members,
+            goal=item.get("goal"),
+            faction=item.get("faction"),
+            portal=portal,
+        )
+        if item.get("name"):
+            world.labels[item["name"]] = f"group:{group.number}"
+    elif do == "host":
+        invasions.host(world, str(item["settlement"]))
+    elif do == "warriors":
+        invasions.warriors(world, str(item["camp"]))
+    elif do == "camp":
+        invasions.camp_relation(world, str(item["camp"]), str(item["relation"]))
+    elif do == "fugitive":
+        invasions.fugitive_asks(world, str(item["fugitive"]))
+    elif do == "cut_off":
+        invasions.cut_off(world, bool(item.get("on", True)))

@@ -109,7 +109,8 @@ def wake(world: World, pos: Pos) -> None:
     waiting = world.invasion.waiting.pop(_key(pos), None)
     for i, adv_id in enumerate(waiting or ()):
         adv = world.beings.get(adv_id)
-        if isinstance(adv, Adventurer) and adv.where is Whereabouts.IN and adv.busy is None:
+        walking = (Whereabouts.IN, Whereabouts.OUTSIDE)
+        if isinstance(adv, Adventurer) and adv.where in walking and adv.busy is None:
             queue_step(world, adv, 1 + i)
 
 

@@ -509,6 +509,7 @@ _HANDLERS: dict[str, Handler] = {
     "work": jobs.on_work_done,
     "director": invasions.on_director,
     "invasion_end": invasions.on_invasion_end,
+    "rite_end": invasions.on_rite_end,
     "adventurer": adventuring.on_step,
     "adventurer_work": adventuring.on_work,
 }

@@ -97,7 +97,8 @@ def _stamp(
     world: World, adv: Adventurer, group: Group, mode: str, tiles: set[Pos]
 ) -> tuple[int, ...]:
     flat = [v for p in sorted(tiles) for v in (p.x, p.y)]
-    return (world.map_epoch(), adv.knowledge_version, group.plan_version, _MODES[mode], *flat)
+    version = routes.route_version(world)
+    return (version, adv.knowledge_version, group.plan_version, _MODES[mode], *flat)
 
 
 def _plan(world: World, adv: Adventurer, group: Group, mode: str, tiles: set[Pos]) -> bool:
@@ -157,6 +158,8 @@ def _clear(world: World, adv: Adventurer, group: Group, nxt: Pos) -> bool:
     other = world.beings[who]
     if isinstance(other, Adventurer) and _may_pass(adv, other, group):
         _pass(world, adv, group, other)
+        return False
+    if isinstance(other, Adventurer) and stepping.follow(world, adv, other):
         return False
     if isinstance(other, Adventurer) and _stays(other):
         around = routes.way(world, adv, group, _target_tiles(world, group, adv), bodies=[nxt])

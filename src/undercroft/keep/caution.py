@@ -75,8 +75,8 @@ def discovered(world: World, group: Group) -> None:
 def corridors(world: World) -> NDArray[np.bool_]:
     """Ruling R-K-CAUT-02: floor tiles with impassable tiles on two opposite sides, next to
     another such tile along the way through (a gap in a wall is a doorway, not a corridor)."""
-    key = f"corridors-{world.map_epoch()}"
-    found: NDArray[np.bool_] | None = world.cache.get(key)
+    cache = world.cached("corridors")
+    found: NDArray[np.bool_] | None = cache.get("map")
     if found is None:
         grid = world.grid
         blocked = np.pad(grid.solid(), 1, constant_values=True)
@@ -88,7 +88,7 @@ def corridors(world: World) -> NDArray[np.bool_]:
         found = (across[1:-1, 1:-1] & (across[1:-1, :-2] | across[1:-1, 2:])) | (
             along[1:-1, 1:-1] & (along[:-2, 1:-1] | along[2:, 1:-1])
         )
-        world.cache[key] = found
+        cache["map"] = found
     return found
 
 

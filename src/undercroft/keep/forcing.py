@@ -75,8 +75,11 @@ def door_ahead(world: World, adv: Adventurer, group: Group, goals: set[Pos]) -> 
     """
     reach = perception_range(adv.attributes.stalk)
     for p in adv.path[:reach]:
-        door = world.door_at(p)
-        if door is None or door.open:
+        door_id = world.door_id_at(p)
+        if door_id is None:
+            continue
+        door = world.door(door_id)
+        if door.open:
             continue
         if door.id in group.doors or door.id in group.given_up:
             return False

@@ -62,8 +62,12 @@ def available(world: World, goal: str) -> bool:
 
 
 def _beside(world: World, pos: Pos) -> set[Pos]:
-    solid = world.grid.solid()
-    return {p for p in world.grid.neighbours(pos) if not solid[p.y, p.x]}
+    cache = world.cached("beside")
+    found: set[Pos] | None = cache.get(pos)
+    if found is None:
+        solid = world.solid()
+        found = cache[pos] = {p for p in world.grid.neighbours(pos) if not solid[p.y, p.x]}
+    return found
 
 
 def goal_tiles(world: World, group: Group) -> set[Pos]:

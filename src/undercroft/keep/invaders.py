@@ -87,6 +87,10 @@ class Adventurer(Being):
     left_at: int | None = None
     stuck_since: int | None = None
     """The minute it found no way anywhere (cleared when it walks again)."""
+    waiting_on: Pos | None = None
+    """The tile it waits to be free (one body per tile), if it waits."""
+    next_at: int = 0
+    """The tick of its next queued step."""
 
     kind = "adventurer"
 
@@ -158,6 +162,8 @@ class Adventurer(Being):
             "conscious": self.conscious,
             "left_at": self.left_at,
             "stuck_since": self.stuck_since,
+            "waiting_on": [self.waiting_on.x, self.waiting_on.y] if self.waiting_on else None,
+            "next_at": self.next_at,
         }
 
     @classmethod
@@ -193,6 +199,8 @@ class Adventurer(Being):
             conscious=bool(data["conscious"]),
             left_at=data["left_at"],
             stuck_since=data["stuck_since"],
+            waiting_on=Pos(*data["waiting_on"]) if data["waiting_on"] else None,
+            next_at=int(data["next_at"]),
         )
         adv._load(data)
         return adv

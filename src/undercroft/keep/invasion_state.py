@@ -209,7 +209,11 @@ class InvasionState:
     waiting: dict[str, list[str]] = field(default_factory=dict)
     """"x,y" -> adventurers waiting for that tile to free up (one body per tile)."""
     map_epoch: int = 0
-    """Counts map changes; adventurers' plans are stamped with it (survives a save)."""
+    """Counts map changes (survives a save)."""
+    route_version: int = 0
+    """Counts changes of the adventurers' cost map; their plans are stamped with it."""
+    route_digest: str = ""
+    """A digest of that cost map (to tell a change from a door merely opening)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -226,6 +230,8 @@ class InvasionState:
             "eye_until": self.eye_until,
             "waiting": {k: list(v) for k, v in self.waiting.items()},
             "map_epoch": self.map_epoch,
+            "route_version": self.route_version,
+            "route_digest": self.route_digest,
         }
 
     @classmethod
@@ -244,4 +250,6 @@ class InvasionState:
             eye_until=int(data["eye_until"]),
             waiting={k: list(v) for k, v in data["waiting"].items()},
             map_epoch=int(data["map_epoch"]),
+            route_version=int(data["route_version"]),
+            route_digest=str(data["route_digest"]),
         )

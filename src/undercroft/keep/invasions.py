@@ -268,8 +268,8 @@ def new_adventurer(
 
 def _portal(world: World) -> tuple[Pos, bool]:
     """K-INV-03: most pick a portal with a dry way; some one across water (R-K-INV-01)."""
-    key = f"portals-{world.map_epoch()}"
-    found = world.cache.get(key)
+    cache = world.cached("portals")
+    found = cache.get("portals")
     if found is None:
         dry_finder = Pathfinder(world.grid, DoorPassage.ALL, water_cost=0)
         wet_finder = world.pathfinder(DoorPassage.ALL)
@@ -279,8 +279,7 @@ def _portal(world: World) -> tuple[Pos, bool]:
             for p in world.portals
             if p not in dry and wet_finder.path(p, world.sanctum) is not None
         ]
-        found = (dry, wet)
-        world.cache[key] = found
+        found = cache["portals"] = (dry, wet)
     dry, wet = found
     rng = world.streams["adventurers"]
     water = False

@@ -41,15 +41,18 @@ DETECT_TILES = 7
 
 def triggers_near(world: World, pos: Pos, tiles: int) -> tuple[Trigger, ...]:
     """The triggers (not levers) within ``tiles`` of ``pos`` (cached until they change)."""
-    key = f"near-{tiles}-{pos.x},{pos.y}-{world.structure_version}"
-    found: tuple[Trigger, ...] | None = world.cache.get(key)
+    cache = world.cached("triggers-near", world.structure_version)
+    found: tuple[Trigger, ...] | None = cache.get((pos, tiles))
     if found is None:
-        found = tuple(
-            t
-            for t in world.of_type(Trigger)
-            if not t.lever and world.options.within(pos, t.pos, tiles)
-        )
-        world.cache[key] = found
+        every: tuple[Trigger, ...] | None = cache.get("all")
+        if every is None:
+            every = cache["all"] = tuple(t for t in world.of_type(Trigger) if not t.lever)
+        if world.options.distance_metric == "chebyshev":
+            x, y = pos.x, pos.y
+            found = tuple(t for t in every if max(abs(t.pos.x - x), abs(t.pos.y - y)) <= tiles)
+        else:
+            found = tuple(t for t in every if world.options.within(pos, t.pos, tiles))
+        cache[(pos, tiles)] = found
     return found
 
 

@@ -82,10 +82,10 @@ def viewers(world: World) -> list[Being]:
 
 def sanctum_tiles(world: World) -> frozenset[Pos]:
     """Ruling R-K-ARR-01: the sanctum's area, or its room up to the doors."""
-    key = f"sanctum-{world.map_epoch()}"
-    found = world.cache.get(key)
+    cache = world.cached("sanctum")
+    found: frozenset[Pos] | None = cache.get("tiles")
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return found
     grid = world.grid
     area = int(grid.area[world.sanctum.y, world.sanctum.x])
     if area >= 0:
@@ -93,7 +93,7 @@ def sanctum_tiles(world: World) -> frozenset[Pos]:
     else:
         seen = {world.sanctum}
         todo = deque([world.sanctum])
-        solid = grid.solid()
+        solid = world.solid()
         while todo:
             p = todo.popleft()
             for q in grid.neighbours(p):
@@ -102,31 +102,42 @@ def sanctum_tiles(world: World) -> frozenset[Pos]:
                 seen.add(q)
                 todo.append(q)
         tiles = frozenset(seen)
-    world.cache[key] = tiles
+    cache["tiles"] = tiles
     return tiles
+
+
+def _watching(world: World) -> list[tuple[Being, Pos, int]]:
+    """Your side's seeing beings, where they stand this minute, and their ranges."""
+    cache = world.cached("viewers", world.now)
+    found: list[tuple[Being, Pos, int]] | None = cache.get("viewers")
+    if found is None:
+        found = cache["viewers"] = [
+            (b, b.pos_at(world.now), perception_range(b.attributes.stalk)) for b in viewers(world)
+        ]
+    return found
 
 
 def after_step(world: World, adv: Adventurer, group: Group) -> None:
     """An adventurer stood on a new tile: who it notices, who sights it, torches."""
     pos = adv.pos
     hidden = world.options.darkness_hides and bool(world.grid.dark[pos.y, pos.x])
-    for viewer in viewers(world):
-        at = viewer.pos_at(world.now)
-        far = pos.chebyshev(at)
-        mine = perception_range(adv.attributes.stalk)
-        theirs = perception_range(viewer.attributes.stalk)
+    mine = perception_range(adv.attributes.stalk)
+    for viewer, at, theirs in _watching(world):
+        if group.sighted is not None and viewer.id in adv.noticed:
+            continue  # nothing more to learn from this pair
+        far = max(abs(pos.x - at.x), abs(pos.y - at.y))
         if far > max(mine, theirs) or not world.sight().can_see(pos, at):
             continue
         if far <= mine and viewer.id not in adv.noticed:
             adv.noticed.append(viewer.id)  # K-PERC-01 (what combat will act on)
         if far <= theirs and group.sighted is None and not hidden:
             sight(world, group, viewer.id, viewer.kind, adv.id)
-    eye = eye_at(world)
+    eye = eye_at(world) if world.invasion.eye_until > world.now else None
     if group.sighted is None and eye is not None and sees(world, eye, pos, EYE_STALK):
         sight(world, group, EYE_ID, "ghost_eye", adv.id)
     if group.sighted is None and pos in sanctum_tiles(world):
         sight(world, group, "sanctum", "sanctum", adv.id)
-    for post in posts(world):
+    for post in posts(world) if world.invasion.features else ():
         if (
             post.torch
             and post.id not in group.shown_posts

@@ -16,6 +16,7 @@ know the same serves them all from one search.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -39,21 +40,37 @@ _CACHE_SIZE = 64
 _UNREACHED = np.iinfo(np.int32).max
 
 
+def route_version(world: World) -> int:
+    """Changes when the cost map does (a door opening or closing does not change it: every
+    door is passable; a lock armed or disarmed, a barricade built, does)."""
+    base_costs(world)
+    return world.invasion.route_version
+
+
 def base_costs(world: World) -> NDArray[np.int32]:
     """Floor 1, water its wading time in tiles, doors passable, locked ones at a cost."""
-    key = ("route-base", world.map_epoch())
-    found = world.cache.get(str(key))
+    cache = world.cached("route-base")
+    found: NDArray[np.int32] | None = cache.get("costs")
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return found
+    found = _base_costs(world)
+    digest = hashlib.blake2b(found.tobytes(), digest_size=8).hexdigest()
+    if digest != world.invasion.route_digest:  # (saved: a loaded world plans as before)
+        world.invasion.route_version += 1
+        world.invasion.route_digest = digest
+    cache["costs"] = found
+    return found
+
+
+def _base_costs(world: World) -> NDArray[np.int32]:
     grid = world.grid
     content = world.ruleset.adventurers
     costs: NDArray[np.int32] = np.ones(grid.terrain.shape, np.int32)
-    costs[grid.solid()] = 0
+    costs[world.solid()] = 0
     wade = max(1, -(-content.water_seconds // 60))
     costs[grid.water & (costs > 0)] = wade
     locked = (grid.terrain == Terrain.DOOR) & (grid.door == DoorState.LOCKED)
     costs[locked] = 1 + content.locked_door_cost
-    world.cache[str(key)] = costs
     return costs
 
 
@@ -120,20 +137,11 @@ def distances(
     """Cost to reach the nearest goal tile from every tile (cached unless ``bodies``)."""
     goal_list = sorted(set(goals))
     body_list = sorted(set(bodies) - set(goal_list))
-    key = str(
-        (
-            "route",
-            world.map_epoch(),
-            group.number,
-            group.plan_version,
-            tuple((p.x, p.y) for p in goal_list),
-            avoid,
-            blocked_door,
-        )
-    )
-    found = None if body_list else world.cache.get(key)
+    cache = world.cached("routes", route_version(world))
+    key = (group.number, group.plan_version, tuple(goal_list), avoid, blocked_door)
+    found: NDArray[np.int32] | None = None if body_list else cache.get(key)
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return found
     costs = _costs(world, group, avoid, blocked_door)
     for p in body_list:
         costs[p.y, p.x] = 0
@@ -142,10 +150,32 @@ def distances(
         dist[p.y, p.x] = 0
     tcod.path.dijkstra2d(dist, costs, 1, 0, out=dist)
     if not body_list:
-        if len(world.cache) > _CACHE_SIZE:
-            world.cache.clear()
-        world.cache[key] = dist
+        if len(cache) > _CACHE_SIZE:
+            cache.clear()
+        cache[key] = dist
     return dist
+
+
+def _avoided_tiles(world: World, avoid: tuple[str, ...]) -> frozenset[Pos]:
+    cache = world.cached("avoided-tiles", world.structure_version)
+    found: frozenset[Pos] | None = cache.get(avoid)
+    if found is None:
+        tiles: set[Pos] = set()
+        for trigger_id in avoid:
+            trigger = world.structures[trigger_id]
+            assert isinstance(trigger, Trigger)
+            tiles.update(watched_tiles(world, trigger))
+        found = cache[avoid] = frozenset(tiles)
+    return found
+
+
+def _climb(dist: NDArray[np.int32], start: Pos) -> list[Pos] | None:
+    if dist[start.y, start.x] == _UNREACHED:
+        return None
+    if dist[start.y, start.x] == 0:
+        return []
+    steps = tcod.path.hillclimb2d(dist, (start.y, start.x), True, False)
+    return [Pos(int(x), int(y)) for y, x in steps[1:]]
 
 
 def way(
@@ -157,12 +187,19 @@ def way(
     blocked_door: str | None = None,
     bodies: Iterable[Pos] = (),
 ) -> list[Pos] | None:
-    """The tiles to step into from where ``adv`` stands to the nearest goal, or None."""
-    dist = distances(world, group, goals, avoided_triggers(world, adv, group), blocked_door, bodies)
-    start = adv.pos
-    if dist[start.y, start.x] == _UNREACHED:
-        return None
-    if dist[start.y, start.x] == 0:
-        return []
-    steps = tcod.path.hillclimb2d(dist, (start.y, start.x), True, False)
-    return [Pos(int(x), int(y)) for y, x in steps[1:]]
+    """The tiles to step into from where ``adv`` stands to the nearest goal, or None.
+
+    The group's way (no trigger avoided) is searched once for all its members; a member
+    searches its own only when that way crosses a tile it would walk round: the group's
+    way is otherwise already the cheapest for it (avoiding only adds costs).
+    """
+    goal_list = list(goals)
+    body_list = list(bodies)
+    shared = _climb(distances(world, group, goal_list, (), blocked_door, body_list), adv.pos)
+    avoid = avoided_triggers(world, adv, group)
+    if shared is None or not avoid:
+        return shared
+    tiles = _avoided_tiles(world, avoid)
+    if not any(p in tiles for p in shared):
+        return shared
+    return _climb(distances(world, group, goal_list, avoid, blocked_door, body_list), adv.pos)

@@ -51,7 +51,8 @@ def step_ticks(world: World, adv: Adventurer, into: Pos, caution: bool) -> int:
 def queue_step(world: World, adv: Adventurer, after: int = 0) -> None:
     """Queue the walker's next step ``after`` ticks from now (any older one goes stale)."""
     adv.step_gen += 1
-    world.schedule_tick(world.tick + after, Priority.ADVENTURER, "adventurer", adv.id, adv.step_gen)
+    adv.next_at = world.tick + after
+    world.schedule_tick(adv.next_at, Priority.ADVENTURER, "adventurer", adv.id, adv.step_gen)
 
 
 def queue_work(world: World, adv: Adventurer, after: int, token: int) -> None:
@@ -69,6 +70,7 @@ def occupant(world: World, pos: Pos) -> str | None:
 def place(world: World, adv: Adventurer, pos: Pos) -> None:
     """The walker is on the map at ``pos`` (walking in, or a prisoner in its cell)."""
     adv.pos = pos
+    adv.waiting_on = None
     world.bodies[pos] = adv.id
 
 
@@ -78,6 +80,7 @@ def move(world: World, adv: Adventurer, to: Pos) -> None:
     if world.bodies.get(old) == adv.id:
         del world.bodies[old]
     adv.pos = to
+    adv.waiting_on = None
     world.bodies[to] = adv.id
     wake(world, old)
 
@@ -85,6 +88,7 @@ def move(world: World, adv: Adventurer, to: Pos) -> None:
 def swap(world: World, a: Adventurer, b: Adventurer) -> None:
     """Two walkers pass each other: each takes the other's tile."""
     a.pos, b.pos = b.pos, a.pos
+    a.waiting_on = b.waiting_on = None
     world.bodies[a.pos] = a.id
     world.bodies[b.pos] = b.id
 
@@ -96,11 +100,22 @@ def lift(world: World, adv: Adventurer) -> None:
     wake(world, adv.pos)
 
 
+def follow(world: World, adv: Adventurer, ahead: Adventurer) -> bool:
+    """Behind a walker that is on its way: step again just after its next step (instead
+    of waiting to be woken); False if it is not on its way."""
+    walking = ahead.busy is None and ahead.waiting_on is None and bool(ahead.path)
+    if not walking or ahead.where is not Whereabouts.IN or ahead.next_at <= world.tick:
+        return False
+    queue_step(world, adv, ahead.next_at - world.tick + 1)
+    return True
+
+
 def wait_for(world: World, adv: Adventurer, pos: Pos) -> None:
     """Wait until ``pos`` is free (woken then), looking again after a while anyway."""
     waiting = world.invasion.waiting.setdefault(_key(pos), [])
     if adv.id not in waiting:
         waiting.append(adv.id)
+    adv.waiting_on = pos
     queue_step(world, adv, LOOK_AGAIN)
 
 
@@ -110,7 +125,10 @@ def wake(world: World, pos: Pos) -> None:
     for i, adv_id in enumerate(waiting or ()):
         adv = world.beings.get(adv_id)
         walking = (Whereabouts.IN, Whereabouts.OUTSIDE)
-        if isinstance(adv, Adventurer) and adv.where in walking and adv.busy is None:
+        if not isinstance(adv, Adventurer) or adv.where not in walking or adv.busy is not None:
+            continue
+        if adv.waiting_on == pos:  # still waiting for this tile (not moved on meanwhile)
+            adv.waiting_on = None
             queue_step(world, adv, 1 + i)
 
 

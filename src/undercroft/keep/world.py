@@ -148,8 +148,7 @@ class World:
         self._sight: Sight | None = None
         self._epoch_version = grid.version
         self._reach: tuple[int, bool] = (-1, True)
-        self.cache: dict[str, Any] = {}
-        """Caches the invasion systems keep per map epoch (routes, corridors, near triggers)."""
+        self._caches: dict[str, tuple[int, dict[Any, Any]]] = {}
 
     # -- ids and lookups ------------------------------------------------------------
 
@@ -189,6 +188,9 @@ class World:
     def structure_at(self, pos: Pos) -> str | None:
         """The structure on a tile: a trap part, timer, barricade or site, else a door."""
         return self._tile.get(pos) or self._door_at.get(pos)
+
+    def door_id_at(self, pos: Pos) -> str | None:
+        return self._door_at.get(pos)
 
     def door_at(self, pos: Pos) -> Door | None:
         door_id = self._door_at.get(pos)
@@ -276,8 +278,26 @@ class World:
         if self.grid.version != self._epoch_version:
             self._epoch_version = self.grid.version
             self.invasion.map_epoch += 1
-            self.cache.clear()
         return self.invasion.map_epoch
+
+    def cached(self, name: str, version: int | None = None) -> dict[Any, Any]:
+        """A cache of the invasion systems (routes, corridors, triggers near a tile, ...),
+        emptied whenever ``version`` changes (by default the map epoch). Caches only spare
+        work: what is in them never changes a result."""
+        current = self.map_epoch() if version is None else version
+        entry = self._caches.get(name)
+        if entry is None or entry[0] != current:
+            entry = (current, {})
+            self._caches[name] = entry
+        return entry[1]
+
+    def solid(self) -> NDArray[np.bool_]:
+        """The grid's solid tiles, cached per map epoch (do not modify)."""
+        cache = self.cached("solid")
+        found: NDArray[np.bool_] | None = cache.get("solid")
+        if found is None:
+            found = cache["solid"] = self.grid.solid()
+        return found
 
     def keep_epoch(self) -> None:
         """The grid as it is now is the current epoch (a loaded save's grid)."""

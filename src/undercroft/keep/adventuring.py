@@ -106,7 +106,14 @@ def _plan(world: World, adv: Adventurer, group: Group, mode: str, tiles: set[Pos
     stamp = _stamp(world, adv, group, mode, tiles)
     if stamp == adv.path_stamp and adv.path:
         return True
-    path = routes.way(world, adv, group, tiles)
+    job = group.job
+    if mode == "work" and job is not None:
+        # The worker comes round to the work, not through the door or tile it is for.
+        blocked = job.target if job.kind == "force" else None
+        bodies = [job.tile] if job.kind == "disarm" and job.tile is not None else []
+        path = routes.way(world, adv, group, tiles, blocked_door=blocked, bodies=bodies)
+    else:
+        path = routes.way(world, adv, group, tiles)
     adv.path_stamp = stamp
     adv.path = path or []
     return path is not None
@@ -143,14 +150,14 @@ def _clear(world: World, adv: Adventurer, group: Group, nxt: Pos) -> bool:
         if job is None:
             forcing.start_forcing(world, adv, group, door)
         else:
-            stepping.wait_for(world, adv, nxt)
+            _blocked_on_the_way(world, adv, group, nxt)
         return False
     trigger = _known_in_way(world, adv, group, nxt)
     if trigger is not None:
         if job is None:
             forcing.start_disarming(world, adv, group, trigger, nxt)
         else:
-            stepping.wait_for(world, adv, nxt)
+            _blocked_on_the_way(world, adv, group, nxt)
         return False
     who = stepping.occupant(world, nxt)
     if who is None:
@@ -168,6 +175,15 @@ def _clear(world: World, adv: Adventurer, group: Group, nxt: Pos) -> bool:
             adv.path_stamp = ()
     stepping.wait_for(world, adv, nxt)
     return False
+
+
+def _blocked_on_the_way(world: World, adv: Adventurer, group: Group, nxt: Pos) -> None:
+    """Another locked door or known trigger while the group works elsewhere: wait (and look
+    again later); the worker itself, unable to come, hands the work on."""
+    job = group.job
+    stepping.wait_for(world, adv, nxt)
+    if job is not None and job.worker == adv.id:
+        forcing.worker_cannot_come(world, group)
 
 
 def _target_tiles(world: World, group: Group, adv: Adventurer) -> set[Pos]:

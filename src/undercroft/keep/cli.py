@@ -7,12 +7,17 @@ arguments or the scenario exit 2 with a message naming the file, line and key.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.table import Table
+
+from undercroft.keep import director, learning
+from undercroft.keep.invaders import Adventurer
+from undercroft.render.keep_account import InvasionAccount, TeeLog
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -58,14 +63,20 @@ def run_keep(
         Path | None,
         typer.Option(help="Continue a saved world instead of starting the scenario."),
     ] = None,
+    inspect: Annotated[
+        list[str] | None,
+        typer.Option(help="At the end, show what this adventurer (adv:N-M) knows (repeatable)."),
+    ] = None,
 ) -> None:
     """Run a keep scenario: a day-by-day account and a summary of the workload."""
+    _check_inspect(inspect or [])
     world = _open_world(scenario, seed, resume, _invasion_options(invasions, resume))
     total = days if days is not None else world.scenario_days
     try:
         world.open_log(log)
     except OSError as exc:
         _fail(f"{log}: cannot write the log: {exc.strerror or exc}")
+    account = _attach_account(world)
     if not quiet:
         out.print(
             f"[bold]{world.scenario}[/bold] - seed {world.seed}, {total} day(s), "
@@ -78,6 +89,7 @@ def run_keep(
         day = (world.now // 1440) + 1
         if not quiet:
             out.print(_day_line(day, world.workload.day(day)), highlight=False)
+            _print_day_account(world, account, day)
     summary = world.close_log()
     if save is not None:
         try:
@@ -85,6 +97,7 @@ def run_keep(
         except OSError as exc:
             _fail(f"{save}: cannot write the save: {exc.strerror or exc}")
     _print_summary(summary)
+    _print_invasions(world, account, inspect or [])
     if log is not None and not quiet:
         out.print(f"log written to {log}", highlight=False)
 
@@ -185,6 +198,14 @@ _LABELS = {
     "commands_refused": "  refused",
     "visitors": "visitors",
     "metal_left": "metal left",
+    "invasions": "invasions",
+    "adventurers": "adventurers who came",
+    "escaped": "  who walked out alive",
+    "treasure_taken": "treasure carried off",
+    "doors_forced": "doors picked or bashed open",
+    "traps_set_off_by_adventurers": "traps set off by adventurers",
+    "triggers_discovered": "triggers discovered",
+    "indicator": "invasion indicator at the end",
 }
 
 
@@ -196,3 +217,68 @@ def _print_summary(summary: dict[str, Any]) -> None:
         if key in summary:
             table.add_row(label, str(summary[key]))
     out.print(table)
+
+
+# -- invasions: the day-by-day account, the summary per invasion, one adventurer's view --------
+
+
+def _check_inspect(inspect: list[str]) -> None:
+    for adv_id in inspect:
+        if not re.fullmatch(r"adv:\d+-\d+", adv_id):
+            _fail(f"--inspect {adv_id!r}: an adventurer is named adv:N-M (invasion N, member M).")
+
+
+def _attach_account(world: World) -> InvasionAccount | None:
+    """With invasions on, the account reads the events as they are logged."""
+    if not world.options.invasions:
+        return None
+    account = InvasionAccount()
+    world.attach_log(TeeLog(world.log, account))
+    return account
+
+
+def _print_day_account(world: World, account: InvasionAccount | None, day: int) -> None:
+    if account is None:
+        return
+    for line in account.day_lines(day):
+        out.print(f"      {line}", highlight=False, markup=False, soft_wrap=True)
+    shown = director.indicator(world)
+    if account.day_lines(day) or day == 1:
+        out.print(f"      indicator: {shown.word} ({shown.percent:g}% this hour)", highlight=False)
+
+
+def _print_invasions(world: World, account: InvasionAccount | None, inspect: list[str]) -> None:
+    if account is not None and account.invasions:
+        rows = account.summary_rows()
+        table = Table(title="Invasions", show_edge=False, pad_edge=False, box=None)
+        for key in rows[0]:
+            table.add_column(key, justify="left" if key in ("kind", "goal", "outcome") else "right")
+        for row in rows:
+            table.add_row(*(str(v) for v in row.values()))
+        out.print(table)
+    for adv_id in inspect:
+        found = world.beings.get(adv_id)
+        if not isinstance(found, Adventurer):
+            _fail(f"--inspect {adv_id}: no adventurer with that id came in this run.")
+        _print_view(learning.view(world, found))
+
+
+def _print_view(view: dict[str, Any]) -> None:
+    """K-LEARN-07: what one adventurer knows and its bonuses."""
+    out.print(
+        f"[bold]{view['id']}[/bold] {view['class']} level {view['level']} "
+        f"({', '.join(view['traits']) or 'no traits'}), {view['where']} at {view['at']}",
+        highlight=False,
+    )
+    for known in view["knows"]:
+        out.print(
+            f"  knows {known['trigger']} ({known['kind']}) at {known['at']}: {known['how']}",
+            highlight=False,
+        )
+    detect = ", ".join(f"{k} +{v}" for k, v in view["detect"].items()) or "none"
+    block = ", ".join(f"{k} +{v}" for k, v in view["block"].items()) or "none"
+    out.print(
+        f"  to discover: {detect}; Block: {block}; Caution: +{view['caution']}", highlight=False
+    )
+    if view["note"]:
+        out.print(f"  {view['note']}", highlight=False)

@@ -122,11 +122,24 @@ def _decide(world: World, adv: Adventurer, group: Group, door: Door, goals: set[
 
 
 def best(world: World, group: Group, attribute: str) -> Adventurer | None:
-    """K-FORCE-02: the member on the map with the highest attribute (lower number on ties)."""
+    """K-FORCE-02: the member on the map with the highest attribute (lower number on ties)
+    who can come to the work without passing what the work is for (not one on the far
+    side of the door)."""
+    job = group.job
     on_map = [m for m in members(world, group) if m.on_map]
+    if job is not None:
+        on_map = [m for m in on_map if _can_come(world, m, group, job)]
     if not on_map:
         return None
     return max(on_map, key=lambda m: (getattr(m.attributes, attribute), -m.member))
+
+
+def _can_come(world: World, m: Adventurer, group: Group, job: GroupJob) -> bool:
+    if m.pos == job.approach:
+        return True
+    blocked = job.target if job.kind == "force" else None
+    way = routes.way(world, m, group, {job.approach}, blocked_door=blocked)
+    return way is not None and job.tile not in way
 
 
 def _attribute(method: str) -> str:

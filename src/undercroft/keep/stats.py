@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import MINUTES_PER_DAY, Event
+from undercroft.keep import director
+from undercroft.keep.invaders import Adventurer, Whereabouts
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -37,6 +39,9 @@ class DayStats:
     refused: int = 0
     visitors: int = 0
     wait_minutes: int = 0
+    doors_forced: int = 0
+    adventurer_traps: int = 0
+    discovered: int = 0
     traps_job_minutes: int = 0
     chores_job_minutes: int = 0
     rearm_minutes: int = 0
@@ -76,6 +81,12 @@ class Workload:
             today.traps_fired += 1
             if f["cause"] == "fumble":
                 today.fumble_fires += 1
+            if str(f["by"]).startswith("adv:"):
+                today.adventurer_traps += 1
+        elif kind == "door.forced":
+            today.doors_forced += 1
+        elif kind == "trigger.discovered":
+            today.discovered += 1
         elif kind == "structure.built":
             today.built += 1
         elif kind in ("door.opened", "door.closed"):
@@ -183,4 +194,29 @@ def summary(world: World) -> dict[str, Any]:
         "metal_left": world.stockpile.metal if world.stockpile else 0,
         "events": world.events_emitted,
     }
+    if world.options.invasions:
+        out.update(invasion_summary(world))
     return out
+
+
+def invasion_summary(world: World) -> dict[str, Any]:
+    """The invasions' headline numbers (in the summary only when invasions are on)."""
+    groups = list(world.invasion.groups.values())
+    members = [b for b in world.beings.values() if isinstance(b, Adventurer) and b.invasion > 0]
+    work = world.workload
+    shown = director.indicator(world)
+    return {
+        "invasions": len(groups),
+        "invasions_by_kind": {
+            k: sum(g.kind == k for g in groups) for k in sorted({g.kind for g in groups})
+        },
+        "adventurers": len(members),
+        "escaped": sum(m.where is Whereabouts.LEFT for m in members),
+        "treasure_taken": sum(m.treasure for m in members if m.where is Whereabouts.LEFT),
+        "goals_reached": sum(g.goal_met == "reached" for g in groups),
+        "goals_met": sum(g.goal_met == "met" for g in groups),
+        "doors_forced": work.total("doors_forced"),
+        "traps_set_off_by_adventurers": work.total("adventurer_traps"),
+        "triggers_discovered": work.total("discovered"),
+        "indicator": f"{shown.word} ({shown.percent:g}%)",
+    }

@@ -115,7 +115,7 @@ def _plan(world: World, adv: Adventurer, group: Group, mode: str, tiles: set[Pos
     else:
         path = routes.way(world, adv, group, tiles)
     adv.path_stamp = stamp
-    adv.path = path or []
+    adv.set_path(path or [])
     return path is not None
 
 
@@ -171,7 +171,7 @@ def _clear(world: World, adv: Adventurer, group: Group, nxt: Pos) -> bool:
     if isinstance(other, Adventurer) and _stays(other):
         around = routes.way(world, adv, group, _target_tiles(world, group, adv), bodies=[nxt])
         if around:
-            adv.path = around
+            adv.set_path(around)
             adv.path_stamp = ()
     stepping.wait_for(world, adv, nxt)
     return False
@@ -208,9 +208,9 @@ def _may_pass(adv: Adventurer, other: Adventurer, group: Group) -> bool:
 def _pass(world: World, adv: Adventurer, group: Group, other: Adventurer) -> None:
     old = adv.pos
     stepping.swap(world, adv, other)
-    adv.path.pop(0)
+    adv.step_on()
     if other.path and other.path[0] == adv.pos:
-        other.path.pop(0)
+        other.step_on()
     else:
         other.path_stamp = ()  # pushed back: it plans again
     other_group = world.invasion.groups[other.invasion]
@@ -236,7 +236,7 @@ def _step_into(world: World, adv: Adventurer, group: Group, nxt: Pos) -> None:
     old = adv.pos
     door = world.door_at(nxt)
     stepping.move(world, adv, nxt)
-    adv.path.pop(0)
+    adv.step_on()
     if door is not None and not door.open:
         doors.pass_through(world, door, adv)  # K-DOOR-08: anyone opens a closed door
     _on_tile(world, adv, group, old)

@@ -97,6 +97,8 @@ def after_step(world: World, adv: Adventurer, group: Group) -> None:
     pos = adv.pos
     if not group.caution and not group.corridors_calm and corridors(world)[pos.y, pos.x]:
         _set(world, group, 1, "corridor", ("K-CAUT-02", "R-K-CAUT-02"))
+    if group.caution:
+        return  # remains could not put it in Caution now (the area is not spent)
     for remains in world.invasion.remains:
         if remains["minute"] >= group.arrived:
             continue  # not old to this group
@@ -106,8 +108,8 @@ def after_step(world: World, adv: Adventurer, group: Group) -> None:
             continue
         if sees(world, pos, at, adv.attributes.stalk):
             group.remains_areas.append(area)
-            if not group.caution:
-                _set(world, group, 1, "remains", ("K-CAUT-02", "R-K-CAUT-02"))
+            _set(world, group, 1, "remains", ("K-CAUT-02", "R-K-CAUT-02"))
+            return
 
 
 def _area_of(world: World, pos: Pos) -> str:

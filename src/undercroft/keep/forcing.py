@@ -74,7 +74,11 @@ def door_ahead(world: World, adv: Adventurer, group: Group, goals: set[Pos]) -> 
     True if the group chose the way round (its members plan again).
     """
     reach = perception_range(adv.attributes.stalk)
-    for p in adv.path[:reach]:
+    if adv.doors_ahead is None:
+        adv.doors_ahead = [p for p in adv.path if world.door_id_at(p) is not None]
+    for p in adv.doors_ahead:
+        if max(abs(p.x - adv.pos.x), abs(p.y - adv.pos.y)) > reach:
+            return False
         door_id = world.door_id_at(p)
         if door_id is None:
             continue
@@ -83,7 +87,7 @@ def door_ahead(world: World, adv: Adventurer, group: Group, goals: set[Pos]) -> 
             continue
         if door.id in group.doors or door.id in group.given_up:
             return False
-        if adv.pos.chebyshev(p) > reach or not world.sight().can_see(adv.pos, p):
+        if not world.sight().can_see(adv.pos, p):
             return False
         return _decide(world, adv, group, door, goals)
     return False

@@ -91,6 +91,20 @@ class Adventurer(Being):
     """The tile it waits to be free (one body per tile), if it waits."""
     next_at: int = 0
     """The tick of its next queued step."""
+    doors_ahead: list[Pos] | None = field(default=None, compare=False, repr=False)
+    """The door tiles on its way, in order (worked out from ``path`` when needed; not
+    saved: a loaded adventurer works it out again)."""
+
+    def set_path(self, path: list[Pos]) -> None:
+        self.path = path
+        self.doors_ahead = None
+
+    def step_on(self) -> Pos:
+        """Its next tile is now behind it: drop it from the way (and from the doors)."""
+        tile = self.path.pop(0)
+        if self.doors_ahead and self.doors_ahead[0] == tile:
+            self.doors_ahead.pop(0)
+        return tile
 
     kind = "adventurer"
 

@@ -476,7 +476,8 @@ class World:
         if until < self.now:
             raise WorldError(f"cannot run back to minute {until} from {self.now}")
         self._dispatch()
-        while self.queue and (self.queue.next_minute() or 0) <= until:
+        items = self.queue.items
+        while items and items[0][0] <= until:
             self.step()
         self.now = until
         self.tick = max(self.tick, until * TICKS_PER_MINUTE)

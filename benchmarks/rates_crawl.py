@@ -1,53 +1,83 @@
-"""Win rates of the built-in hero policies over many seeds (heuristic DM for both).
+"""Win rates of the built-in hero policies on every shipped adventure (heuristic DM).
 
-A *win* is an adventure that ends ``escaped`` (every surviving hero got out) with no hero
-dead. Also reported: escaped at all, mean deaths, mean turns, turn caps. Runs on a
-process pool (results do not depend on the number of workers).
+*Won* is the summary's ``won``: the adventure complete (C-END-01, every surviving hero out)
+and every goal met. Also reported: escaped (outcome ``escaped``, goals or not), the turn
+cap, mean deaths and turns per game. The party is the pack's first four heroes; seeds are
+0 .. N-1 for every adventure and policy. Runs on a process pool (results do not depend on
+the number of workers). ``--markdown`` prints the README table.
 
-    .venv/bin/python benchmarks/rates_crawl.py [--seeds 500] [--adventure ID] [--workers 2]
+    .venv/bin/python benchmarks/rates_crawl.py [--seeds 300] [--adventure ID ...]
+        [--workers 2] [--markdown]
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 from undercroft.crawl.content import default_pack
-from undercroft.crawl.runner import play
+from undercroft.crawl.rates import Game, Rates, play_game, rates_of
+
+POLICIES = ("heuristic", "random")
 
 
-def one(job: tuple[str, str, int]) -> tuple[str, int, int, str]:
+def one(job: tuple[str, str, int]) -> Game:
     adventure, policy, seed = job
-    pack = default_pack()
-    result = play(
-        pack.ruleset(adventure), list(pack.heroes)[:4], seed=seed, heroes=policy, log=False
-    )
-    summary = result.state.summary()
-    return str(summary["outcome"]), len(summary["dead"]), int(summary["turns"]), policy
+    return play_game(default_pack(), adventure, policy, seed)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", type=int, default=500)
-    parser.add_argument("--adventure", default=None)
+    parser.add_argument("--seeds", type=int, default=300, help="games per adventure and policy")
+    parser.add_argument(
+        "--adventure", action="append", default=None, help="only this adventure (repeatable)"
+    )
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--markdown", action="store_true", help="print the README table")
     args = parser.parse_args()
-    adventure = args.adventure or default_pack().campaign_order()[0]
-    print(f"adventure {adventure}, {args.seeds} seeds per policy, party: first four heroes")
-    for policy in ("heuristic", "random"):
-        jobs = [(adventure, policy, seed) for seed in range(args.seeds)]
-        with ProcessPoolExecutor(args.workers) as pool:
-            rows = list(pool.map(one, jobs, chunksize=8))
-        n = len(rows)
-        wins = sum(1 for o, d, _, _ in rows if o == "escaped" and d == 0)
-        escaped = sum(1 for o, _, _, _ in rows if o == "escaped")
-        caps = sum(1 for o, _, _, _ in rows if o == "turn_cap")
-        deaths = sum(d for _, d, _, _ in rows) / n
-        turns = sum(t for _, _, t, _ in rows) / n
-        print(
-            f"{policy:9}  win {wins / n:6.1%}  escaped {escaped / n:6.1%}  "
-            f"turn cap {caps / n:5.1%}  deaths/game {deaths:4.2f}  turns/game {turns:5.1f}"
+    pack = default_pack()
+    adventures = args.adventure or pack.campaign_order()
+    unknown = [a for a in adventures if a not in pack.adventures]
+    if args.seeds < 1 or unknown:
+        parser.error(
+            f"unknown adventure {unknown[0]!r}; known: {', '.join(pack.campaign_order())}"
+            if unknown
+            else "--seeds must be at least 1"
         )
+    party = ", ".join(pack.heroes[h].name for h in list(pack.heroes)[:4])
+    print(f"{args.seeds} seeds per adventure and policy, party {party}, heuristic DM")
+    started = time.perf_counter()
+    table: list[tuple[str, str, Rates]] = []
+    with ProcessPoolExecutor(args.workers) as pool:
+        for adventure in adventures:
+            for policy in POLICIES:
+                jobs = [(adventure, policy, seed) for seed in range(args.seeds)]
+                rates = rates_of(pool.map(one, jobs, chunksize=8))
+                table.append((adventure, policy, rates))
+                print(
+                    f"{adventure:20} {policy:9}  won {rates.won:6.1%}  escaped "
+                    f"{rates.escaped:6.1%}  turn cap {rates.turn_cap:5.1%}  deaths/game "
+                    f"{rates.deaths:4.2f}  turns/game {rates.turns:5.1f}",
+                    flush=True,
+                )
+    print(f"{time.perf_counter() - started:.0f} s")
+    if args.markdown:
+        print(
+            f"\n{args.seeds} seeds per adventure and policy, party {party}, heuristic DM "
+            f"(`benchmarks/rates_crawl.py`, {datetime.date.today().isoformat()}):\n"
+        )
+        print(
+            "| adventure | hero policy | won | escaped | turn cap | deaths per game "
+            "| turns per game |"
+        )
+        print("|---|---|---:|---:|---:|---:|---:|")
+        for adventure, policy, r in table:
+            print(
+                f"| {pack.adventures[adventure].name} | {policy} | {r.won:.1%} | "
+                f"{r.escaped:.1%} | {r.turn_cap:.1%} | {r.deaths:.2f} | {r.turns:.1f} |"
+            )
 
 
 if __name__ == "__main__":

@@ -45,3 +45,20 @@ def test_the_crawl_guide_example_runs() -> None:
     exec(compile(example, "docs/crawl.md", "exec"), namespace)
     state = namespace["state"]
     assert state.is_terminal()  # type: ignore[attr-defined]
+
+
+def test_the_keep_guides_sample_run_is_what_the_command_prints() -> None:
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from undercroft.cli import app
+
+    text = (ROOT / "docs" / "keep.md").read_text(encoding="utf-8")
+    found = re.search(r"```\n\$ (undercroft run keep[^\n]*)\n(.*?)```", text, flags=re.DOTALL)
+    assert found, "docs/keep.md shows a sample run: $ undercroft run keep ..."
+    command, expected = shlex.split(found.group(1)), found.group(2).splitlines()
+    result = CliRunner().invoke(app, command[1:], terminal_width=120)
+    assert result.exit_code == 0, result.output
+    printed = [line.rstrip() for line in result.stdout.splitlines()]
+    assert printed[: len(expected)] == [line.rstrip() for line in expected]

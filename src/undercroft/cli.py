@@ -1,22 +1,24 @@
 """The ``undercroft`` command line (typer + rich).
 
 Exit codes: 0 success; 1 the command ran and found problems it reports (none yet);
-2 a user mistake (bad argument, bad content file, bad log), explained in one paragraph
-that names the file, line and field, never with a traceback.
+2 a user mistake (bad argument, bad content file, bad log, save or database, an output
+path that cannot be written), explained in one paragraph that names the file, line and
+field or the option, never with a traceback; 130 interrupted (Ctrl-C), with no
+half-written file left behind. The shared helpers are in :mod:`undercroft.clikit`.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from undercroft import __version__
+from undercroft.clikit import err, fail, interruptible
 from undercroft.core import catalogue
 from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
 from undercroft.crawl import content as crawl_content  # registers the crawl content kinds
@@ -31,18 +33,9 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 out = Console()
-err = Console(stderr=True)
-
-EXIT_USER_ERROR = 2
 
 run_app = typer.Typer(help="Play a ruleset to the end and print an account.", no_args_is_help=True)
 app.add_typer(run_app, name="run")
-
-
-def fail(message: str) -> NoReturn:
-    """Report a user mistake in one paragraph and exit 2."""
-    err.print(f"[bold red]error:[/bold red] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(EXIT_USER_ERROR)
 
 
 def _version(value: bool) -> None:
@@ -70,6 +63,7 @@ def demo() -> None:
 
 
 @app.command()
+@interruptible
 def check(
     paths: Annotated[
         list[Path], typer.Argument(help="Content files or folders of *.toml files to validate.")
@@ -82,6 +76,8 @@ def check(
         if not root.exists():
             fail(f"{root}: no such file or folder.")
         crawl_files: list[Path] = []
+        if root.is_dir() and not any(root.rglob("*.toml")):
+            fail(f"{root}: a folder with no *.toml content files in it (nor below it).")
         for path in iter_content_files(root):
             checked += 1
             try:
@@ -256,11 +252,7 @@ register_keep(run_app)
 
 def main() -> None:
     """Entry point of the ``undercroft`` script."""
-    try:
-        app()
-    except KeyboardInterrupt:
-        err.print("interrupted")
-        sys.exit(130)
+    app()
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from undercroft.crawl.ruleset import (
     Adventure,
     CastingTime,
     Encounter,
+    Goal,
     HeroProfile,
     ItemCard,
     ItemKind,
@@ -133,6 +134,7 @@ def ruleset(
     room_texts: Sequence[RoomText] = (),
     patrol: Sequence[str] = (),
     secret: Iterable[str] = (),
+    goals: Sequence[Goal] = (),
     options: Options | None = None,
 ) -> Ruleset:
     """A ruleset on ``grid``: markers name start squares, exits, monsters and traps."""
@@ -148,6 +150,7 @@ def ruleset(
         room_texts=tuple(room_texts),
         patrol=tuple(patrol),
         secret_areas=frozenset(secret),
+        goals=tuple(goals),
     )
     return Ruleset(HEROES, MONSTERS, SPELLS, ITEMS, TRAPS, adventure, options or Options())
 

@@ -17,6 +17,7 @@ from undercroft.crawl.campaign import (
     PARTY,
     CampaignError,
     _record,
+    connect,
     new,
     play,
     status,
@@ -34,8 +35,10 @@ def ended(
     dead: list[str],
     rescued: list[str] = (),
     outcome: str = "escaped",
+    goals: tuple[str, ...] = (),
 ):  # type: ignore[no-untyped-def,assignment]
-    """A finished adventure: heroes in ``left`` got out carrying those cards."""
+    """A finished adventure: heroes in ``left`` got out carrying those cards, ``goals``
+    met."""
     state = new_game(default_pack().ruleset(adventure), party)
     for hero in state.heroes.values():
         if hero.profile in left:
@@ -45,13 +48,17 @@ def ended(
             hero.dead = True
     state.rescued = [f"hero:{h}" for h in rescued]
     state.outcome = outcome
+    state.goals_met = set(goals)
     return state
 
 
 def record(db: Path, name: str, adventure: str, state) -> None:  # type: ignore[no-untyped-def]
     current = status(db, name)
     party = [h.hero for h in current.heroes if h.status == PARTY]
-    _record(db, name, default_pack(), current, adventure, len(current.played), 1, party, state)
+    index = len(current.played)
+    with connect(db) as conn:
+        _record(conn, name, default_pack(), current, adventure, index, 1, party, state)
+        conn.commit()
 
 
 def roles(db: Path, name: str) -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -135,13 +142,71 @@ def test_too_few_heroes_loses_the_campaign_except_on_the_final_adventure(
     party = [h.hero for h in status(db, "x").heroes if h.status == PARTY]
     record(db, "x", order[1], ended(order[1], party, left={party[0]: []}, dead=party[1:]))
     assert status(db, "x").status == "lost"
-    # On the final adventure, dying to complete it still wins.
-    db2 = tmp_path / "d.sqlite"
-    new(db2, "y", five)
+    # On the final adventure, dying to complete it still wins (R-C-CAMP-01): one hero
+    # escapes, every goal met.
     with_final = [a for a in order if pack.adventures[a].final]
     assert with_final, "the default pack marks its last adventure final"
-    record(db2, "y", with_final[0], ended(with_final[0], five, left={five[0]: []}, dead=five[1:]))
+    final = with_final[0]
+    goals = tuple(g.id for g in pack.adventures[final].goals)
+    db2 = tmp_path / "d.sqlite"
+    new(db2, "y", five)
+    record(db2, "y", final, ended(final, five, left={five[0]: []}, dead=five[1:], goals=goals))
     assert status(db2, "y").status == "won"
+
+
+@pytest.mark.rule("C-CAMP-01", "R-C-CAMP-01", "C-END-01")
+def test_escaping_the_final_adventure_without_its_goals_loses_the_campaign(
+    tmp_path: Path,
+) -> None:
+    pack = default_pack()
+    five = list(pack.heroes)[:5]
+    final = next(a for a in pack.campaign_order() if pack.adventures[a].final)
+    goals = [g.id for g in pack.adventures[final].goals]
+    db = tmp_path / "c.sqlite"
+    new(db, "x", five)
+    # Everyone gets out alive, but the crown is not carried out: not won, and the final
+    # adventure leaves no later one to make up for it.
+    record(
+        db, "x", final, ended(final, five, left={h: [] for h in five}, dead=[], goals=(goals[0],))
+    )
+    assert status(db, "x").status == "lost"
+
+
+def perished(adventure: str, party: list[str], *, slain: list[str]):  # type: ignore[no-untyped-def]
+    """The whole party died in ``adventure`` after slaying a monster of each kind in
+    ``slain``; the adventure ends as the engine ends it (goals judged, C-END-01)."""
+    state = new_game(default_pack().ruleset(adventure), party)
+    for kind in slain:  # came onto the board, and is no longer on it: slain
+        state.counters[f"monster:{kind}"] = 1
+        state.monsters = {k: m for k, m in state.monsters.items() if m.kind != kind}
+    for hero in state.heroes.values():
+        hero.dead = True
+    state.finish("perished")
+    return state
+
+
+@pytest.mark.rule("C-CAMP-01", "R-C-CAMP-01")
+@pytest.mark.parametrize(("slain", "outcome"), [(["ash-king"], "won"), ([], "lost")])
+def test_heroes_who_all_die_destroying_the_final_foe_win_the_campaign(
+    tmp_path: Path, slain: list[str], outcome: str
+) -> None:
+    pack = default_pack()
+    final = next(a for a in pack.campaign_order() if pack.adventures[a].final)
+    assert [(g.kind, g.target) for g in pack.adventures[final].goals if g.kind == "slay"] == [
+        ("slay", "ash-king")
+    ]
+    db = tmp_path / "c.sqlite"
+    new(db, "x", PARTY4)
+    state = perished(final, PARTY4, slain=slain)
+    assert state.summary()["outcome"] == "perished" and state.summary()["escaped"] == []
+    assert ("ash-king" in state.goals_met) == bool(slain)
+    record(db, "x", final, state)
+    after = status(db, "x")
+    # They gave their lives to vanquish evil: the campaign is won; without the Ash King
+    # destroyed, a party that perished loses it.
+    assert after.status == outcome
+    assert {h.hero: h.status for h in after.heroes if h.hero in PARTY4} == {h: DEAD for h in PARTY4}
+    assert after.played[-1]["outcome"] == "perished"
 
 
 def test_a_crash_mid_adventure_loses_nothing_and_a_restart_replays_it(
@@ -198,3 +263,48 @@ def test_a_database_that_cannot_be_used_is_a_clear_error(tmp_path: Path) -> None
 
     result = CliRunner().invoke(app, ["campaign", "status", "x", "--db", str(bad)])
     assert result.exit_code == 2 and "bad.sqlite" in result.stderr
+
+
+def test_a_log_that_cannot_be_written_leaves_the_campaign_where_it_was(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    new(db, "x", PARTY4, seed=3)
+    before = status(db, "x")
+
+    def lost(result: object) -> None:
+        raise OSError("disk full")  # the adventure's log cannot be written
+
+    with pytest.raises(OSError):
+        play(db, "x", before_record=lost)
+    assert status(db, "x") == before
+    from typer.testing import CliRunner
+
+    from undercroft.cli import app
+
+    result = CliRunner().invoke(
+        app, ["campaign", "play", "x", "--db", str(db), "--log", str(tmp_path / "no" / "l.jsonl")]
+    )
+    assert result.exit_code == 2 and "does not exist" in result.stderr
+    assert status(db, "x") == before
+
+
+def test_two_plays_at_once_on_one_database_play_one_after_the_other(tmp_path: Path) -> None:
+    """The second ``campaign play`` waits for the first's write lock, then plays the next
+    adventure: nothing is recorded twice, nothing fails (it was an IntegrityError)."""
+    db = tmp_path / "c.sqlite"
+    new(db, "x", PARTY4, seed=11)
+    env = {**os.environ, "UNDERCROFT_DATA": str(tmp_path / "data")}
+    cli = [sys.executable, "-m", "undercroft.cli", "campaign", "play", "x", "--quiet"]
+    plays = [
+        subprocess.Popen(
+            [*cli, "--db", str(db)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        for _ in range(2)
+    ]
+    results = [(p.wait(timeout=120), p.stderr.read().decode()) for p in plays]  # type: ignore[union-attr]
+    for code, err in results:
+        # Either played, or found the campaign lost by the adventure the other one played.
+        assert code == 0 or (code == 2 and "is over" in err), err
+        assert "Traceback" not in err
+    played = status(db, "x").played
+    assert len(played) == sum(code == 0 for code, _ in results) >= 1
+    assert [p["adventure"] for p in played] == default_pack().campaign_order()[: len(played)]

@@ -327,6 +327,39 @@ def test_a_slay_goal_is_met_once_every_such_monster_is_gone(pack: Pack) -> None:
     assert "bone-priest" in state.goals_met
 
 
+@pytest.mark.rule("C-LIGHT-01")
+@pytest.mark.parametrize("adventure_id", default_pack().campaign_order())
+def test_every_adventure_starts_with_twenty_turns_of_light(pack: Pack, adventure_id: str) -> None:
+    state = new_game(pack.ruleset(adventure_id), PARTY)
+    assert state.light == 20
+    assert pack.adventures[adventure_id].light in (None, 20)
+
+
+@pytest.mark.rule("C-SPELL-05")
+def test_only_items_give_back_magic_in_the_default_pack(pack: Pack) -> None:
+    others: list[tuple[fx.Effect, ...]] = [s.effects for s in pack.spells.values()]
+    others += [s.overcast for s in pack.spells.values() if s.overcast]
+    others += [t.effects for t in pack.traps.values()]
+    others += [a.effects for m in pack.monsters.values() for a in m.abilities]
+    others += [t.effects for a in pack.adventures.values() for t in a.room_texts]
+    assert not [e for effects in others for e in walk(effects) if isinstance(e, fx.RestoreMagic)]
+    restorers = {
+        i.id
+        for i in pack.items.values()
+        if any(isinstance(e, fx.RestoreMagic) for e in walk(i.effects))
+    }
+    assert restorers == {"prayer-beads", "mana-draught", "circlet-of-focus"}
+    # The Bone Priest's Scriptorium rewards the reader of the tome with a potion instead.
+    scriptorium = [
+        e
+        for t in pack.adventures["bone-priest"].room_texts
+        if t.area == "Scriptorium"
+        for e in walk(t.effects)
+        if isinstance(e, fx.GiveItem)
+    ]
+    assert [e.item for e in scriptorium] == ["scroll-mind-spike", "mana-draught"]
+
+
 # -- undercroft check -----------------------------------------------------------------------
 
 
@@ -437,9 +470,25 @@ def test_check_refuses_an_adventure_with_no_way_out(tmp_path: Path) -> None:
     assert f"{target}:{line}: exits: the heroes have no way out" in err
 
 
+@pytest.mark.rule("C-SPELL-05")
+def test_check_refuses_a_room_text_that_gives_back_magic(tmp_path: Path) -> None:
+    target = broken_copy(
+        tmp_path,
+        "adventures/02-bone-priest.toml",
+        '{ type = "give_item", item = "mana-draught" },  #',
+        '{ type = "magic", amount = 1, who = "self" },  #',
+    )
+    err = check_fails(target.parent.parent)
+    line = line_of(target, '{ type = "magic", amount = 1')
+    assert (
+        f"{target}:{line}: text[3].effects[0].options[0].effects[0].on_win[1]: only resting "
+        "and certain items give back Magic (C-SPELL-05)"
+    ) in err
+
+
 def test_check_refuses_a_blockage_outside_a_corridor(tmp_path: Path) -> None:
     target = broken_copy(
-        tmp_path, "adventures/02-bone-priest.toml", "blockages = [[11, 11]", "blockages = [[2, 2]"
+        tmp_path, "adventures/02-bone-priest.toml", "blockages = [[11, 13]", "blockages = [[2, 2]"
     )
     err = check_fails(target.parent.parent)
     assert "blockages[0]: a blockage at [2, 2] must stand on a corridor's floor" in err
@@ -474,7 +523,7 @@ def test_the_guides_example_pack_is_valid_and_playable(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     example = load_pack(tmp_path)
     assert set(example.adventures) == {"the-vault"}
-    state = new_game(example.ruleset("the-vault"), ["ana", "bel"])
+    state = new_game(example.ruleset("the-vault"), ["ana", "bel", "cal"])
     play_random(state, DiceSampler(1))
     assert state.is_terminal()
 

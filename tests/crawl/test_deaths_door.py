@@ -96,6 +96,7 @@ def test_a_resting_hero_makes_no_deaths_door_roll() -> None:
     state, log = start(ruleset(ROOM, starts=("a",)), ["ana"])
     state.heroes["hero:ana"].health = 0
     state.apply(Rest("hero:ana"))
+    roll(state, 3)  # the DM's Detect Traps roll, resting or not (C-TRAP-01)
     assert state.turn == 2 and waiting_for(state) == "movement"
     assert deaths_door_rolls(log) == []
     assert [e["hero"] for e in events(log, "deaths_door.skipped")] == ["hero:ana"]

@@ -10,7 +10,7 @@ from crawl_kit import board, roll, ruleset, start
 from undercroft.core.grid import AreaInfo
 from undercroft.crawl import State
 from undercroft.crawl import effects as fx
-from undercroft.crawl.actions import ChooseOption, Explore, Identify, Memorize, TakeItem
+from undercroft.crawl.actions import ChooseOption, Explore, Identify, Memorize, Rest, TakeItem
 from undercroft.crawl.ruleset import RoomText
 
 HALL = board(
@@ -117,6 +117,30 @@ def test_an_item_found_goes_to_an_explorer_of_the_partys_choosing() -> None:
     assert (found["hero"], found["card"], found["identified"]) == ("hero:cora", "tonic", False)
     assert state.heroes["hero:ana"].items == []
     assert len(state.heroes["hero:cora"].items) == 1
+
+
+@pytest.mark.rule("C-EXPL-01", "R-C-EXPL-01")
+@pytest.mark.parametrize("explorer", [None, "hero:cora"])
+def test_an_item_for_everyone_there_goes_only_to_an_explorer(explorer: str | None) -> None:
+    # A text read to everyone in the Hall, explorers or not, gives an item without saying
+    # who takes it: only a hero who explored may; Ana rests, Bram stays put.
+    rules = ruleset(
+        HALL, starts=STARTS, room_texts=[text(fx.GiveItem(item="tonic"), explorers_only=False)]
+    )
+    state, log = start(rules, PARTY)
+    state.apply(Rest("hero:ana"))
+    explore(state, *([explorer] if explorer else []))
+    assert [e["area"] for e in events(log, "text.read")] == ["Hall"]
+    holders = [h.id for h in state.heroes.values() if h.items]
+    if explorer is None:  # nobody explored: nobody takes it
+        assert holders == [] and events(log, "item.found") == []
+        [left] = events(log, "item.unclaimed")
+        assert left == {
+            "area": "Hall", "card": "tonic", "blind": True, "rules": ["C-EXPL-01", "R-C-EXPL-01"]
+        }  # fmt: skip
+        assert not any(i.card == "tonic" for i in state.items.values())
+    else:
+        assert holders == [explorer] and events(log, "item.unclaimed") == []
 
 
 @pytest.mark.rule("C-EXPL-01")

@@ -124,6 +124,36 @@ def test_a_patrol_is_never_set_on_an_armed_trap() -> None:
     assert positions(state) == {"monster:rat-1": Pos(7, 1), "monster:rat-2": Pos(7, 2)}
 
 
+@pytest.mark.rule("C-MON-03", "R-C-PATROL-02")
+def test_a_patrol_is_never_set_where_no_hero_can_walk() -> None:
+    # Rubble at (7, 2) cuts the far end of the corridor (row 3) off from the heroes: a
+    # patrol set there could never be reached nor reach them, and the fight would never
+    # end. The Store, behind a door at (1, 2), keeps the patrol rolls coming.
+    cut_off = board(
+        """
+        #########
+        #ab.....#
+        #+#####X#
+        #.#.....#
+        #########
+        """,
+        """
+        #########
+        #ccccccc#
+        #c#####c#
+        #R#ccccc#
+        #########
+        """,
+        {"c": AreaInfo("Bend", "corridor"), "R": AreaInfo("Store")},
+    )
+    state, _ = start(ruleset(cut_off, starts=("a", "b"), patrol=("rat",)), ["ana", "bram"])
+    play_to(state, "patrol", 6, 6)
+    roll(state, 1)
+    # Reachable corners: the end at (1, 1) under ana, and (7, 1), now an end: the rat
+    # goes there, not to the furthest corners (3, 3) and (7, 3) behind the rubble.
+    assert positions(state) == {"monster:rat-1": Pos(7, 1)}
+
+
 # Two corridors, each ending at a closed room.
 TWO_CORRIDORS = board(
     """

@@ -7,7 +7,8 @@ from crawl_kit import board, ruleset, start
 
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.observe import UNKNOWN, observe
+from undercroft.crawl.observe import AREA_KEY, UNKNOWN, observe
+from undercroft.crawl.ruleset import Goal
 
 LAYOUT = board(
     """
@@ -71,3 +72,41 @@ def test_legal_actions_are_given_only_to_the_seat_to_act() -> None:
     assert state.current_player() is Seat.HEROES
     assert observe(state, Seat.HEROES).legal == tuple(state.legal_actions())
     assert observe(state, Seat.DM).legal == ()
+
+
+@pytest.mark.rule("C-TURN-04")
+def test_the_area_map_shows_the_revealed_areas_and_nothing_else() -> None:
+    state = game()
+    heroes = observe(state, Seat.HEROES)
+    assert heroes.revealed == ("Hall",)
+    hall = chr(AREA_KEY)
+    assert heroes.area_map.split("\n") == [
+        " " * 10,
+        f" {hall * 4}     ",
+        f" {hall * 4}     ",
+        " " * 10,
+    ]
+    state.revealed.add("Vault")  # as if the door had been opened
+    seen = observe(state, Seat.HEROES)
+    assert seen.revealed == ("Hall", "Vault")
+    vault = chr(AREA_KEY + 1)
+    assert seen.area_map.split("\n")[2] == f" {hall * 4} {vault * 3} "
+
+
+@pytest.mark.rule("C-END-01")
+def test_the_goals_the_heroes_see_name_their_targets() -> None:
+    goals = (
+        Goal("relic", "Carry out the gem.", "carry", "gem"),
+        Goal("orc", "Slay the orc.", "slay", "orc"),
+        Goal("vault", "Search the vault.", "visit", "Vault"),
+    )
+    rules = ruleset(LAYOUT, starts=("a", "b"), placements=[("orc", "o")], goals=goals)
+    state, _ = start(rules, ["ana", "dell"])
+    dell = state.heroes["hero:dell"]
+    dell.items.append(state.new_item("gem"))  # treasure is always face up
+    views = observe(state, Seat.HEROES).goals
+    assert [(g["id"], g["kind"], g["target"], g["met"], g["in_hand"]) for g in views] == [
+        ("relic", "carry", "gem", False, True),
+        ("orc", "slay", "orc", False, False),
+        ("vault", "visit", "Vault", False, False),
+    ]

@@ -48,9 +48,10 @@ def test_a_rest_takes_the_whole_turn_but_allows_trading() -> None:
     assert ANA not in {getattr(a, "hero", None) for a in state.legal_actions()}
     play_to(state, "explore_choice")
     assert state.legal_actions() == [Explore(BRAM, True), Explore(BRAM, False)]  # ana stays put
-    play_to(state, "detect_traps")
-    assert state.pending is not None and state.pending.args["hero"] == BRAM
-    play_to(state, "trade", 6)  # one Detect Traps roll: bram's only
+    play_to(state, "detect_traps")  # the DM rolls for every hero, resting or not (C-TRAP-01)
+    assert state.pending is not None and state.pending.args["hero"] == ANA
+    play_to(state, "trade", 6, 6)
+    assert [e["actor"] for e in events(log, "roll")] == [ANA, BRAM]
     (gem,) = state.heroes[ANA].items
     assert Trade(ANA, BRAM, gem) in state.legal_actions()
     state.apply(Trade(ANA, BRAM, gem))
@@ -65,8 +66,10 @@ def test_rest_brings_two_stamina_and_one_magic_or_two_for_the_learned_next_turn(
         state.heroes[hid].stamina = 1
         state.heroes[hid].magic = 0
         state.apply(Rest(hid))
-    # Everyone rests: no Explore choice and no Detect Traps roll; turn 2 begins.
+    # Everyone rests: no Explore choice, only the DM's Detect Traps rolls; turn 2 begins.
+    play_to(state, "movement", 6, 6, 6)
     assert state.turn == 2 and state.step == "movement"
+    assert events(log, "explore.choice") == []
     got = {h.id: (h.stamina, h.magic) for h in state.heroes.values()}
     assert got == {ANA: (3, 0), DELL: (3, 2), FINN: (3, 1)}  # dell is Learned
     assert state.ruleset.hero("dell").has(Trait.LEARNED)
@@ -89,7 +92,7 @@ def test_a_hero_that_rested_makes_no_deaths_door_roll_at_turn_end() -> None:
     state.heroes[ANA].health = 0
     state.heroes[BRAM].health = 0
     state.apply(Rest(ANA))
-    play_to(state, "deaths_door", 6)  # bram's Detect Traps roll
+    play_to(state, "deaths_door", 6, 6)  # the Detect Traps rolls, ana's too (C-TRAP-01)
     assert state.pending is not None and state.pending.args["hero"] == BRAM
     roll(state, 4)
     assert events(log, "deaths_door.skipped") == [{"hero": ANA, "rules": ["C-DD-02", "C-REST-03"]}]

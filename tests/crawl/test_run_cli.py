@@ -107,3 +107,54 @@ def test_json_lines_view_is_valid_json(tmp_path: Path) -> None:
     run("run", "crawl", "--log", str(path), "--view", "heroes", "--quiet", "--adventure", FIRST)
     for line in path.read_text(encoding="utf-8").splitlines():
         json.loads(line)
+
+
+@pytest.mark.rule("C-SETUP-03")
+def test_a_party_is_three_to_five_different_heroes() -> None:
+    for party in ("brenna", "brenna,garrick", "brenna,brenna,durn", "a,b,c,d,e,f"):
+        code, out, err = run("run", "crawl", "--party", party, "--quiet")
+        assert code == 2 and out == "" and "--party:" in err, party
+    for party in ("brenna,garrick,durn", "brenna,garrick,durn,sable,tamsin"):
+        code, out, _ = run("run", "crawl", "--party", party, "--quiet")
+        assert code == 0, out
+        escaped_or_dead = out.split("Escaped:")[1]
+        for hero in party.split(","):
+            assert hero.title() in escaped_or_dead  # every hero played, none dropped
+
+
+def test_a_policy_of_ones_own_is_loaded_as_module_colon_factory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(Path(__file__).parent)  # the module is found in the current folder
+    mine, builtin = tmp_path / "mine.jsonl", tmp_path / "random.jsonl"
+    plugin = ["--policy", "plugin_policy:make", "--dm", "plugin_policy:make"]
+    code, out, err = run("run", "crawl", *plugin, "--seed", "4", "--log", str(mine), "--quiet")
+    assert code == 0, out + err
+    import plugin_policy  # type: ignore[import-not-found]
+
+    from undercroft.crawl.engine import Seat
+
+    assert plugin_policy.CALLS[Seat.HEROES] > 0 and plugin_policy.CALLS[Seat.DM] > 0
+    builtin_args = ["--policy", "random", "--dm", "random", "--seed", "4", "--quiet"]
+    assert run("run", "crawl", *builtin_args, "--log", str(builtin))[0] == 0
+    # The factory got the seat's own seeded sampler: the very game the built-in plays.
+    assert mine.read_bytes() == builtin.read_bytes()
+    db = str(tmp_path / "c.sqlite")
+    assert run("campaign", "new", "c", "--party", "brenna,garrick,durn", "--db", db)[0] == 0
+    calls = sum(plugin_policy.CALLS.values())
+    code, out, err = run("campaign", "play", "c", *plugin, "--db", db, "--quiet")
+    assert code == 0, out + err
+    assert sum(plugin_policy.CALLS.values()) > calls
+
+
+def test_replaying_an_unfinished_log_warns(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    assert run("run", "crawl", "--seed", "2", "--log", str(path), "--quiet")[0] == 0
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join(lines[:-10]) + "\n", encoding="utf-8")  # cut short
+    code, out, err = run("replay", str(path))
+    assert code == 0 and "Turn 1" in out
+    assert "warning:" in err and "no summary line" in err and f"after line {len(lines) - 10}" in err
+    full = tmp_path / "full.jsonl"
+    run("run", "crawl", "--seed", "2", "--log", str(full), "--quiet")
+    assert run("replay", str(full))[2] == ""  # a finished log: no warning

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from combat_kit import advance, events, fight, waiting_for, with_content
@@ -254,6 +254,78 @@ def test_an_ongoing_spell_cannot_be_cast_again_while_it_lasts() -> None:
     assert dell.magic == 2  # one cast of a level-1 spell, no rest
 
 
+def two_glow_casters(lock: Literal["party", "caster"], items: Sequence[str] = ()) -> State:
+    """Dell and Eryn both know Glow (an Explore spell whose effect lasts 3 turns)."""
+    rules = with_content(
+        ruleset(HALL_TWO, starts=("a", "b"), options=Options(light=10, ongoing_lock=lock)),
+        heroes={
+            "dell": hero("dell", traits=[Trait.LEARNED], magic=3, spells=["glow"]),
+            "eryn": hero("eryn", magic=2, spells=["glow"], items=items),
+        },
+        items=SCROLLS,
+    )
+    state, _ = start(rules, ["dell", "eryn"])
+    return state
+
+
+HALL_TWO = board(
+    """
+    ########
+    #ab....#
+    #......#
+    ########
+    """,
+    """
+    ########
+    #HHHHHH#
+    #HHHHHH#
+    ########
+    """,
+    {"H": AreaInfo("Hall")},
+)
+
+
+@pytest.mark.rule("C-SPELL-03", "R-C-SPELL-02")
+@pytest.mark.parametrize(("lock", "eryn_may"), [("party", False), ("caster", True)])
+def test_an_ongoing_effect_bars_the_spell_to_the_whole_party(
+    lock: Literal["party", "caster"], eryn_may: bool
+) -> None:
+    state = two_glow_casters(lock)
+    advance(state, "explore_actions")
+    eryn_glow = Cast("hero:eryn", "glow", None, False, None)
+    assert eryn_glow in state.legal_actions()
+    state.apply(Cast("hero:dell", "glow", None, False, None))
+    assert state.light == 13 and state.heroes["hero:dell"].ongoing == {"glow": 3}
+    assert (eryn_glow in state.legal_actions()) == eryn_may
+    if eryn_may:  # the per-caster reading: a second Glow while the first lasts
+        state.apply(eryn_glow)
+        assert state.light == 16 and state.heroes["hero:eryn"].ongoing == {"glow": 3}
+    else:  # one effect in play: nobody casts Glow again until it is over (turn 4)
+        advance(state, "movement", 3, 3)  # nothing more on offer: the Detect Traps rolls
+        state.apply(Done())
+        seen = advance(state, "movement", 3, 3)
+        assert state.turn == 3 and "explore_actions" not in seen  # nothing on offer
+        state.apply(Done())
+        advance(state, "explore_actions", 3, 3)  # none in turn 3 either: on to turn 4
+        assert state.turn == 4 and state.heroes["hero:dell"].ongoing == {}
+        assert eryn_glow in state.legal_actions()
+
+
+@pytest.mark.rule("C-SPELL-03", "R-C-SPELL-02", "R-C-IDENT-01")
+def test_a_blind_scroll_of_a_spell_in_effect_fizzles_when_read() -> None:
+    state = two_glow_casters("party", items=["glow-scroll"])
+    eryn = state.heroes["hero:eryn"]
+    [scroll] = [u for u in eryn.items if state.items[u].card == "glow-scroll"]
+    state.items[scroll].identified = False  # found face down
+    advance(state, "explore_actions")
+    state.apply(Cast("hero:dell", "glow", None, False, None))
+    assert Cast("hero:eryn", "", scroll) in state.legal_actions()  # offered all the same
+    state.apply(Cast("hero:eryn", "", scroll))
+    [fizzled] = events(state.sink, "spell.fizzled")  # type: ignore[arg-type]
+    assert (fizzled["spell"], fizzled["reason"]) == ("glow", "ongoing")
+    assert state.light == 13 and scroll not in eryn.items and eryn.ongoing == {}
+
+
 # -- C-SPELL-04: overcasting ----------------------------------------------------------------
 
 
@@ -311,6 +383,7 @@ def test_magic_comes_back_only_by_resting() -> None:
     advance(state, "movement", 3)
     assert state.turn == 2 and dell.magic == 1  # Turn Start gave no Magic
     state.apply(Rest("hero:dell"))
+    roll(state, 3)  # the DM's Detect Traps roll, resting or not (C-TRAP-01)
     assert state.turn == 3 and dell.magic == 3  # rested: +2 for a Learned hero
     recovered = events(log, "recovered")
     assert [e["magic"] for e in recovered if e["rested"]] == [3]

@@ -22,7 +22,7 @@ from crawl_kit import (
 from undercroft.core.events import EventLog
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl import effects as fx
-from undercroft.crawl.actions import Disarm, Done, Move, Step
+from undercroft.crawl.actions import Disarm, Done, Explore, Move, Rest, Step
 from undercroft.crawl.ruleset import Options, RoomText
 from undercroft.crawl.state import State
 
@@ -81,6 +81,21 @@ def test_detect_traps_roll_is_hidden_from_the_players() -> None:
     ]
 
 
+@pytest.mark.rule("C-TRAP-01", "C-REST-01")
+def test_a_resting_hero_gets_the_dms_detect_traps_roll_too() -> None:
+    state, log = start(ruleset(ROW, traps=ROW_TRAPS), ["ana"])
+    state.apply(Rest(ANA))
+    # No Explore choice for a resting hero, but the DM rolls for it at the end of Explore.
+    assert state.pending is not None and state.pending.args["roll"] == "detect_traps"
+    assert state.step == "explore" and state.pending.args["hero"] == ANA
+    roll(state, 3)
+    assert [e["hero"] for e in events(log, "explore.choice")] == []
+    assert events(log, "traps.detected") == [
+        {"hero": ANA, "found": True, "squares": [[2, 1], [3, 1], [4, 1]], "rules": ["C-TRAP-01"]}
+    ]
+    assert state.turn == 2 and state.heroes[ANA].rested_last_turn
+
+
 # x: in sight but 10 squares' walk round the furniture (6 as the crow flies);
 # y: in sight, 2 squares; z: 4 squares' walk but behind a wall.
 GALLERY = board(
@@ -131,11 +146,12 @@ def test_detect_traps_roll_called_by_room_text(
                 on_success=(fx.GiveItem(item="gem"),), on_fail=(fx.Damage(amount=1, who="self"),)
             ),
         ),
-        explorers_only=False,
     )
     hall = board("#####\n#a..#\n#####", "#####\n#HHH#\n#####", {"H": AreaInfo("Hall")})
     rules = ruleset(hall, room_texts=[text], options=Options(light=light))
     state, _ = start(rules, [hero])
+    play_to(state, "explore_choice")
+    state.apply(Explore(f"hero:{hero}", True))  # the found gem goes to an explorer
     play_to(state, "text_detect")
 
     def judged(copy: State, log: EventLog) -> tuple[object, int, int]:

@@ -71,7 +71,7 @@ def test_save_and_resume_from_the_command_line(tmp_path: Path) -> None:
         (["--resume", "w.json", "--invasions", "on"], "--invasions cannot change a saved"),
         (["--invasions", "maybe"], "--invasions must be 'on' or 'off'"),
         (["--scenario", "no-such-place"], "no such scenario file"),
-        (["--resume", "missing.json"], "cannot read the save"),
+        (["--resume", "missing.json"], "--resume missing.json: no such file"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(args: list[str], message: str) -> None:

@@ -131,7 +131,7 @@ def test_a_broken_save_is_reported(tmp_path: Path) -> None:
     with pytest.raises(SaveError, match=r"bad\.json:1"):
         World.load(bad)
     bad.write_text('{"format": "something else"}', encoding="utf-8")
-    with pytest.raises(SaveError, match="not a usable keep save"):
+    with pytest.raises(SaveError, match="not a keep save of format version 1"):
         World.load(bad)
 
 

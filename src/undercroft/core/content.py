@@ -24,6 +24,7 @@ import tree_sitter
 import tree_sitter_toml
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, model_validator
 
+from undercroft.core.files import PathError, check_input
 from undercroft.core.grid import AreaInfo, Grid, MapError
 
 KeyPath = tuple[str | int, ...]
@@ -186,6 +187,22 @@ def _inner_model(annotation: Any) -> Any:
     return None
 
 
+MAX_NESTING = 100
+"""How deep arrays and tables may nest in a content file (none needs more than a few)."""
+
+
+def _too_deep(text: str) -> int:
+    """The line where brackets first nest deeper than :data:`MAX_NESTING` (1 if none)."""
+    depth = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        for ch in line:
+            depth += ch in "[{"
+            depth -= ch in "]}"
+            if depth > MAX_NESTING:
+                return number
+    return 1
+
+
 def parse_toml(text: str, file: str) -> dict[str, Any]:
     """Parse TOML text; a syntax error becomes a :class:`ContentError` with its line."""
     try:
@@ -196,6 +213,9 @@ def parse_toml(text: str, file: str) -> dict[str, Any]:
         line = int(found.group(1)) if found else 1
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)$", "", str(exc))
         raise ContentError([ContentProblem(file, line, "", f"TOML syntax: {message}")]) from exc
+    except RecursionError:
+        message = f"arrays or tables nested too deeply (content needs at most {MAX_NESTING})"
+        raise ContentError([ContentProblem(file, _too_deep(text), "", message)]) from None
 
 
 def validate(data: Mapping[str, Any], model: type[M], text: str, file: str) -> M:
@@ -222,12 +242,16 @@ def validate(data: Mapping[str, Any], model: type[M], text: str, file: str) -> M
 
 
 def read_text(path: Path) -> str:
+    """The text of a content file; a missing file, a folder, a pipe or a device, or bytes
+    that are not UTF-8, are a :class:`ContentError` naming the file."""
     try:
+        check_input(path)
         return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ContentError([ContentProblem(str(path), 0, "", "no such file")]) from None
-    except IsADirectoryError:
-        raise ContentError([ContentProblem(str(path), 0, "", "is a folder, not a file")]) from None
+    except PathError as exc:
+        raise ContentError([ContentProblem(str(path), 0, "", exc.reason)]) from None
+    except OSError as exc:
+        problem = ContentProblem(str(path), 0, "", f"cannot be read: {exc.strerror or exc}")
+        raise ContentError([problem]) from None
     except UnicodeDecodeError as exc:
         problem = ContentProblem(str(path), 0, "", f"not UTF-8 text ({exc.reason})")
         raise ContentError([problem]) from None
@@ -273,7 +297,11 @@ def check_file(path: Path) -> BaseModel:
         lines = key_lines(text)
         message = "missing the top-level key 'kind'" if kind is None else f"unknown kind {kind!r}"
         raise ContentError(
-            [ContentProblem(str(path), line_of(lines, ("kind",)), "kind", message, tuple(_KINDS))]
+            [
+                ContentProblem(
+                    str(path), line_of(lines, ("kind",)), "kind", message, tuple(sorted(_KINDS))
+                )
+            ]
         )
     return validate(data, _KINDS[kind].model, text, str(path))
 

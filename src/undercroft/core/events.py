@@ -16,11 +16,13 @@ run gives a byte-identical file in any process.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
+
+from undercroft.core.files import PartialFile, PathError, check_input
+from undercroft.core.files import write_text_atomic as write_text_atomic  # re-exported
 
 JsonDict = dict[str, Any]
 RESERVED = frozenset({"seq", "time", "type", "rules"})
@@ -292,15 +294,16 @@ class StreamingLog:
     """A log written line by line as events come, for long runs.
 
     Lines go to ``PATH.partial``; :meth:`close` writes the summary and renames it into
-    place, so ``PATH`` only ever holds a complete log.
+    place, so ``PATH`` only ever holds a complete log; :meth:`discard` (an interrupted
+    run) removes the partial file. ``PATH`` must be free or a regular file
+    (:mod:`undercroft.core.files`).
     """
 
     enabled = True
 
     def __init__(self, path: str | Path, header: Header) -> None:
         self.path = Path(path)
-        self._partial = self.path.with_name(self.path.name + ".partial")
-        self._file: IO[str] = open(self._partial, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        self._file = PartialFile(self.path)
         self._seq = 0
         self._file.write(dumps(header.to_json()) + "\n")
 
@@ -310,31 +313,21 @@ class StreamingLog:
 
     def close(self, summary: Mapping[str, Any]) -> None:
         self._file.write(dumps(Summary(dict(summary)).to_json()) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
-        os.replace(self._partial, self.path)
+        self._file.commit()
 
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and a rename."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    def discard(self) -> None:
+        """Drop the unfinished log: no ``PATH``, no ``PATH.partial``."""
+        self._file.discard()
 
 
 def read_log(path: str | Path) -> EventLog:
     """Read a JSON Lines log back; a malformed line raises :class:`LogFormatError`."""
     name = str(path)
     try:
+        check_input(Path(path))
         text = Path(path).read_text(encoding="utf-8")
+    except PathError as exc:
+        raise LogFormatError(name, 0, exc.reason) from None
     except OSError as exc:
         raise LogFormatError(name, 0, f"cannot read the log: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
@@ -348,6 +341,8 @@ def read_log(path: str | Path) -> EventLog:
             parsed.append(json.loads(line))
         except json.JSONDecodeError as exc:
             raise LogFormatError(name, number, f"not JSON: {exc.msg}") from exc
+        except RecursionError:
+            raise LogFormatError(name, number, "JSON nested too deeply to be a log line") from None
         if not isinstance(parsed[-1], dict):
             raise LogFormatError(name, number, "each line must be a JSON object")
     try:

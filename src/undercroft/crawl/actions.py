@@ -124,7 +124,9 @@ class UseItem(Action):
 
 @dataclass(frozen=True)
 class Cast(Action):
-    """Cast a non-combat spell now: from memory (``source`` None) or a scroll item."""
+    """Cast a non-combat spell now: from memory (``source`` None) or a scroll item. With
+    ``spell`` ``""`` it reads the face-down scroll ``source`` blind; the target is chosen
+    once the scroll is read (R-C-IDENT-01)."""
 
     hero: str
     spell: str
@@ -138,7 +140,9 @@ class Cast(Action):
 
 @dataclass(frozen=True)
 class BeginCasting(Action):
-    """Spell Selection: begin casting a combat spell (C-CMB-01 step 1)."""
+    """Spell Selection: begin casting a combat spell (C-CMB-01 step 1). With ``spell``
+    ``""`` the face-down scroll ``source`` is begun blind and read in the casting step
+    (R-C-IDENT-01)."""
 
     hero: str
     spell: str

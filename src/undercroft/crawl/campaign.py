@@ -6,7 +6,8 @@ is gone, unless the party brought the corpse out (C-DEATH-03): then its gear com
 to the party and the hero can be revived with an item that revives (the Elixir of Life,
 the Holy Talisman), which is used up. A player whose hero died picks a new, unused hero
 (C-CAMP-01; heroes are finite). If after an adventure there are fewer living heroes than
-players the campaign is lost, unless the heroes died completing the final adventure.
+players the campaign is lost, unless the heroes died completing the final adventure:
+some hero escaped it, or they all perished destroying its foe (R-C-CAMP-01).
 
 Everything lives in one SQLite database (default: ``campaigns.sqlite`` in the user's
 data folder; ``--db`` or ``UNDERCROFT_DATA`` move it). An adventure's results are written
@@ -20,14 +21,16 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from undercroft.core.dice import derive_seed
+from undercroft.core.files import PathError, check_input
 from undercroft.crawl.content import Pack, default_pack, load_pack
+from undercroft.crawl.players import PartyError, check_party
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS campaign (
@@ -75,20 +78,89 @@ def default_db() -> Path:
     return Path(user_data_dir("undercroft")) / "campaigns.sqlite"
 
 
+LOCK_WAIT_SECONDS = 30.0
+"""How long a ``campaign play`` waits for another one on the same database to finish."""
+
+MAX_SEED = 2**63 - 1
+"""The largest campaign seed (SQLite keeps it as a signed 64-bit integer)."""
+
+_COLUMNS = {
+    "campaign": ("name", "pack", "players", "seed", "next_index", "status"),
+    "hero": ("campaign", "hero", "status", "items"),
+    "adventure": ("campaign", "idx", "adventure", "seed", "party", "summary"),
+}
+
+
+def _check_schema(conn: sqlite3.Connection, db: Path) -> bool:
+    """Whether the database already holds undercroft's tables; a database that holds
+    other tables, or these with other columns, is not one of ours and is refused."""
+    names = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    ours = [n for n in names if n in _COLUMNS]
+    if names and not ours:
+        raise CampaignError(
+            f"{db}: not an undercroft campaign database (it holds the tables "
+            f"{', '.join(sorted(names))}); name another --db"
+        )
+    for table in ours:
+        columns = tuple(row[1] for row in conn.execute(f"PRAGMA table_info({table})"))
+        if columns != _COLUMNS[table]:
+            raise CampaignError(
+                f"{db}: not an undercroft campaign database (its table {table!r} has the "
+                f"columns {', '.join(columns)}); name another --db"
+            )
+    return len(ours) == len(_COLUMNS)
+
+
 @contextmanager
-def connect(db: Path) -> Iterator[sqlite3.Connection]:
-    """Open (and create if need be) the campaign database; a path that cannot hold one is
-    a :class:`CampaignError` naming it."""
+def connect(db: Path, *, create: bool = False) -> Iterator[sqlite3.Connection]:
+    """Open the campaign database (``create``: making it if need be). A path that cannot
+    hold one, a corrupt or foreign file, or a database error is a :class:`CampaignError`
+    naming it; nothing is written to a file that is not a campaign database."""
+    if not create and not db.exists():
+        raise CampaignError(f"{db}: no campaign database there (`campaign new` makes one)")
+    if db.exists():
+        try:
+            check_input(db)
+        except PathError as exc:
+            raise CampaignError(f"{db}: cannot hold a campaign database: {exc.reason}") from None
+    conn: sqlite3.Connection | None = None
     try:
-        db.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(db)
-        conn.executescript(SCHEMA)
+        if create:
+            db.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(db, timeout=LOCK_WAIT_SECONDS)
+        complete = _check_schema(conn, db)
+        if create and not complete:
+            conn.executescript(SCHEMA)
+        elif not complete:
+            raise CampaignError(f"{db}: holds no campaigns (`campaign new` makes one)")
     except (OSError, sqlite3.Error) as exc:
+        if conn is not None:
+            conn.close()
         raise CampaignError(f"{db}: cannot open the campaign database: {exc}") from None
+    except CampaignError:
+        if conn is not None:
+            conn.close()
+        raise
     try:
         yield conn
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc):
+            raise CampaignError(
+                f"{db}: another undercroft command is using the campaign database and did "
+                f"not finish within {LOCK_WAIT_SECONDS:.0f} s; nothing was changed: try again"
+            ) from None
+        raise CampaignError(f"{db}: cannot use the campaign database: {exc}") from None
+    except sqlite3.Error as exc:
+        raise CampaignError(f"{db}: cannot use the campaign database: {exc}") from None
     finally:
         conn.close()
+
+
+def _lock(conn: sqlite3.Connection) -> None:
+    """Take the database's write lock now: a second command waits until this one has
+    committed or rolled back (at most :data:`LOCK_WAIT_SECONDS`), so two plays never
+    record the same adventure."""
+    conn.execute("BEGIN IMMEDIATE")
 
 
 @dataclass(frozen=True)
@@ -119,17 +191,17 @@ def new(
     db: Path, name: str, party: Sequence[str], *, pack: str = "default", seed: int = 1
 ) -> Status:
     """C-SETUP-03: start a campaign; each player picks one hero (3 to 5 players)."""
+    if not name.strip() or not name.isprintable():
+        raise CampaignError(f"a campaign needs a name of printable characters, not {name!r}")
+    if not 0 <= seed <= MAX_SEED:
+        raise CampaignError(f"--seed {seed}: a campaign seed runs from 0 to {MAX_SEED}")
     chosen = _pack(pack)
-    if not 3 <= len(party) <= 5:
-        raise CampaignError(f"a campaign has 3 to 5 players, not {len(party)} (C-SETUP-03)")
-    unknown = [h for h in party if h not in chosen.heroes]
-    if unknown:
-        raise CampaignError(
-            f"unknown hero(es) {', '.join(unknown)}; known: {', '.join(chosen.heroes)}"
-        )
-    if len(set(party)) != len(party):
-        raise CampaignError("each player needs a different hero")
-    with connect(db) as conn, conn:
+    try:
+        check_party(party, list(chosen.heroes))
+    except PartyError as exc:
+        raise CampaignError(f"--party: {exc}") from None
+    with connect(db, create=True) as conn:
+        _lock(conn)
         if conn.execute("SELECT 1 FROM campaign WHERE name = ?", (name,)).fetchone():
             raise CampaignError(f"a campaign named {name!r} already exists in {db}")
         conn.execute(
@@ -142,66 +214,85 @@ def new(
                 "INSERT INTO hero (campaign, hero, status, items) VALUES (?, ?, ?, ?)",
                 (name, hero.id, role, json.dumps(list(hero.items))),
             )
+        conn.commit()
     return status(db, name)
 
 
 def status(db: Path, name: str) -> Status:
     with connect(db) as conn:
-        row = conn.execute(
-            "SELECT pack, players, next_index, status FROM campaign WHERE name = ?", (name,)
-        ).fetchone()
-        if row is None:
-            raise CampaignError(f"no campaign named {name!r} in {db}")
-        pack, players, next_index, state = row
-        heroes = tuple(
-            HeroRecord(h, s, tuple(json.loads(i)))
-            for h, s, i in conn.execute(
-                "SELECT hero, status, items FROM hero WHERE campaign = ? ORDER BY rowid", (name,)
-            )
+        return _status(conn, db, name)
+
+
+def _status(conn: sqlite3.Connection, db: Path, name: str) -> Status:
+    row = conn.execute(
+        "SELECT pack, players, next_index, status FROM campaign WHERE name = ?", (name,)
+    ).fetchone()
+    if row is None:
+        raise CampaignError(f"no campaign named {name!r} in {db}")
+    pack, players, next_index, state = row
+    heroes = tuple(
+        HeroRecord(h, s, tuple(json.loads(i)))
+        for h, s, i in conn.execute(
+            "SELECT hero, status, items FROM hero WHERE campaign = ? ORDER BY rowid", (name,)
         )
-        played = tuple(
-            {"adventure": a, "seed": int(s), "party": json.loads(p), **json.loads(m)}
-            for a, s, p, m in conn.execute(
-                "SELECT adventure, seed, party, summary FROM adventure"
-                " WHERE campaign = ? ORDER BY idx",
-                (name,),
-            )
+    )
+    played = tuple(
+        {"adventure": a, "seed": int(s), "party": json.loads(p), **json.loads(m)}
+        for a, s, p, m in conn.execute(
+            "SELECT adventure, seed, party, summary FROM adventure WHERE campaign = ? ORDER BY idx",
+            (name,),
         )
+    )
     order = _pack(pack).campaign_order()
     upcoming = order[next_index] if state == "active" and next_index < len(order) else None
     return Status(name, pack, players, state, upcoming, heroes, played)
 
 
 def play(
-    db: Path, name: str, *, heroes_policy: str = "heuristic", dm_policy: str = "heuristic"
+    db: Path,
+    name: str,
+    *,
+    heroes_policy: str = "heuristic",
+    dm_policy: str = "heuristic",
+    before_record: Callable[[Any], None] | None = None,
 ) -> tuple[Status, Any]:
-    """Play the next adventure with the party and record what came of it."""
+    """Play the next adventure with the party and record what came of it.
+
+    One play at a time per database: the write lock is held from reading the campaign to
+    recording the result, so a second ``campaign play`` waits, then plays the adventure
+    after. ``before_record(result)`` runs before the result is recorded (the command line
+    writes the adventure's log there); if it raises, nothing is recorded.
+    """
     from undercroft.crawl.runner import play as play_adventure
 
-    current = status(db, name)
-    if current.status != "active" or current.next_adventure is None:
-        raise CampaignError(f"the campaign {name!r} is over ({current.status})")
-    chosen = _pack(current.pack)
-    adventure = current.next_adventure
-    index = len(current.played)
     with connect(db) as conn:
+        _lock(conn)
+        current = _status(conn, db, name)
+        if current.status != "active" or current.next_adventure is None:
+            raise CampaignError(f"the campaign {name!r} is over ({current.status})")
+        chosen = _pack(current.pack)
+        adventure = current.next_adventure
+        index = len(current.played)
         seed_row = conn.execute("SELECT seed FROM campaign WHERE name = ?", (name,)).fetchone()
-    seed = derive_seed(int(seed_row[0]), index)
-    party = [h.hero for h in current.heroes if h.status == PARTY]
-    gear = {h.hero: list(h.items) for h in current.heroes if h.status == PARTY}
-    result = play_adventure(
-        chosen.ruleset(adventure), party, seed=seed, heroes=heroes_policy, dm=dm_policy,
-        scenario=adventure, gear=gear,
-    )  # fmt: skip
-    _record(db, name, chosen, current, adventure, index, seed, party, result.state)
+        seed = derive_seed(int(seed_row[0]), index)
+        party = [h.hero for h in current.heroes if h.status == PARTY]
+        gear = {h.hero: list(h.items) for h in current.heroes if h.status == PARTY}
+        result = play_adventure(
+            chosen.ruleset(adventure), party, seed=seed, heroes=heroes_policy, dm=dm_policy,
+            scenario=adventure, gear=gear,
+        )  # fmt: skip
+        if before_record is not None:
+            before_record(result)
+        _record(conn, name, chosen, current, adventure, index, seed, party, result.state)
+        conn.commit()
     return status(db, name), result
 
 
 def _record(
-    db: Path, name: str, pack: Pack, current: Status, adventure: str, index: int, seed: int,
-    party: list[str], state: Any,
+    conn: sqlite3.Connection, name: str, pack: Pack, current: Status, adventure: str,
+    index: int, seed: int, party: list[str], state: Any,
 ) -> None:  # fmt: skip
-    """Write one adventure's results in a single transaction."""
+    """Write one adventure's results (in the caller's transaction)."""
     summary = state.summary()
     updates: dict[str, tuple[str, list[str]]] = {
         h.hero: (h.status, list(h.items)) for h in current.heroes
@@ -217,7 +308,14 @@ def _record(
             updates[hid] = (DEAD, [])
     # Gear of rescued corpses went to their rescuers during play (movement.leave).
     final = pack.adventures[adventure].final
-    completed = summary["outcome"] == "escaped"
+    # C-CAMP-01, R-C-CAMP-01: the final adventure is completed if it was won (some hero
+    # escaped and every goal was met, C-END-01), or if the heroes all perished destroying
+    # its foe (every slay goal met).
+    slay = {g.id for g in pack.adventures[adventure].goals if g.kind == "slay"}
+    gave_their_lives = (
+        final and summary["outcome"] == "perished" and bool(slay) and slay <= state.goals_met
+    )
+    completed = bool(summary["won"]) or gave_their_lives
     # C-DEATH-03: revive fallen heroes with items that revive, if the party holds any.
     for hid, (hero_status, _items) in list(updates.items()):
         if hero_status != FALLEN:
@@ -247,18 +345,17 @@ def _record(
         outcome = "won" if completed else "lost"
     else:
         outcome = "active"
-    with connect(db) as conn, conn:
-        for hid, (hero_status, items) in updates.items():
-            conn.execute(
-                "UPDATE hero SET status = ?, items = ? WHERE campaign = ? AND hero = ?",
-                (hero_status, json.dumps(items), name, hid),
-            )
+    for hid, (hero_status, items) in updates.items():
         conn.execute(
-            "INSERT INTO adventure (campaign, idx, adventure, seed, party, summary)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (name, index, adventure, str(seed), json.dumps(party), json.dumps(summary)),
+            "UPDATE hero SET status = ?, items = ? WHERE campaign = ? AND hero = ?",
+            (hero_status, json.dumps(items), name, hid),
         )
-        conn.execute(
-            "UPDATE campaign SET next_index = ?, status = ? WHERE name = ?",
-            (index + 1, outcome, name),
-        )
+    conn.execute(
+        "INSERT INTO adventure (campaign, idx, adventure, seed, party, summary)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (name, index, adventure, str(seed), json.dumps(party), json.dumps(summary)),
+    )
+    conn.execute(
+        "UPDATE campaign SET next_index = ?, status = ? WHERE name = ?",
+        (index + 1, outcome, name),
+    )

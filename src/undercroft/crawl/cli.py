@@ -3,26 +3,34 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 
+from undercroft.clikit import check_paths, interrupted, interruptible, warn, writing
+from undercroft.clikit import fail as _fail
 from undercroft.core.content import ContentError
-from undercroft.core.events import EventLog, LogFormatError, read_log
+from undercroft.core.events import EventLog, LogEntry, LogFormatError, read_log
 from undercroft.crawl.engine import Seat
-from undercroft.render.narrate import narrate, summary_lines
+from undercroft.crawl.players import PartyError, check_party
+from undercroft.crawl.plugins import PolicyError, resolve_policy
+from undercroft.render.narrate import NarrationError, narrate, summary_lines
 
 if TYPE_CHECKING:
     from undercroft.crawl.content import Pack
 
 out = Console(highlight=False)
 
+MAX_SEED = 2**64 - 1
+"""Run seeds are 64-bit unsigned (the seeds a campaign derives for its adventures)."""
 
-def _fail(message: str) -> NoReturn:
-    from undercroft.cli import fail
-
-    fail(message)
+PolicyOption = Annotated[
+    str, typer.Option(help="Policy for the heroes: a name, or MODULE:FACTORY of your own.")
+]
+DmOption = Annotated[
+    str, typer.Option(help="Policy for the Dungeon Master: a name, or MODULE:FACTORY.")
+]
 
 
 def _load(adventure: str | None, pack: Path | None) -> tuple[Pack, str]:
@@ -36,6 +44,11 @@ def _load(adventure: str | None, pack: Path | None) -> tuple[Pack, str]:
 
     if adventure is not None and adventure.endswith(".toml"):
         path = Path(adventure)
+        if pack is not None and not path.resolve().is_relative_to(pack.resolve()):
+            _fail(
+                f"--adventure {adventure} is not in --pack {pack}: an adventure file plays "
+                "with the pack around it, so give the file alone, or its id with --pack."
+            )
         data = parse_toml(read_text(path), str(path))
         adv_id = data.get("id")
         if data.get("kind") != "crawl-adventure" or not isinstance(adv_id, str):
@@ -67,17 +80,36 @@ def _load(adventure: str | None, pack: Path | None) -> tuple[Pack, str]:
     return chosen, name
 
 
+def _policies(policy: str, dm: str) -> tuple[str, str]:
+    """The two policies' registered names; an unknown one exits 2 naming the option."""
+    names = []
+    for label, name in (("--policy", policy), ("--dm", dm)):
+        try:
+            names.append(resolve_policy(name))
+        except PolicyError as exc:
+            _fail(f"{label} {exc}.")
+    return names[0], names[1]
+
+
+def _policy_broke(exc: PolicyError, policy: str, dm: str) -> NoReturn:
+    """A policy of the user's own (MODULE:FACTORY) went wrong during the game: exit 2."""
+    labels = [label for label, name in (("--policy", policy), ("--dm", dm)) if name == exc.policy]
+    _fail(f"{'/'.join(labels)} {exc}; a policy must return one of the legal actions it is shown.")
+
+
+@interruptible
 def run_crawl(
     adventure: Annotated[
         str | None,
         typer.Option(help="Adventure id from the pack, or the path of an adventure file."),
     ] = None,
     party: Annotated[
-        str | None, typer.Option(help="Comma-separated hero ids (default: the pack's first four).")
+        str | None,
+        typer.Option(help="3 to 5 different hero ids, comma-separated (default: the first four)."),
     ] = None,
-    policy: Annotated[str, typer.Option(help="Policy for the heroes.")] = "heuristic",
-    dm: Annotated[str, typer.Option(help="Policy for the Dungeon Master.")] = "heuristic",
-    seed: Annotated[int, typer.Option(min=0, help="Run seed (dice and policies).")] = 1,
+    policy: PolicyOption = "heuristic",
+    dm: DmOption = "heuristic",
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Run seed (dice, policies).")] = 1,
     log: Annotated[Path | None, typer.Option(help="Write the event log (JSON Lines) here.")] = None,
     view: Annotated[
         str | None, typer.Option(help="With --log: write the log as 'heroes' or 'dm' see it.")
@@ -87,32 +119,32 @@ def run_crawl(
     explain: Annotated[bool, typer.Option(help="Show the rule IDs behind every line.")] = False,
 ) -> None:
     """Play one crawl adventure to the end and tell what happened."""
-    from undercroft.crawl.ai import POLICIES
     from undercroft.crawl.runner import play
 
     if view is not None and view not in ("heroes", "dm"):
         _fail(f"--view must be 'heroes' or 'dm', not {view!r}.")
     if view is not None and log is None:
         _fail("--view needs --log FILE: it says how the log is written.")
-    for label, name in (("--policy", policy), ("--dm", dm)):
-        if name not in POLICIES:
-            _fail(f"{label} {name!r} is not a policy; known: {', '.join(sorted(POLICIES))}.")
+    if quiet and explain:
+        warn("--explain shows the rule IDs of the account, which --quiet leaves out: ignored.")
+    policy, dm = _policies(policy, dm)
+    adventure_file = Path(adventure) if adventure and adventure.endswith(".toml") else None
+    check_paths([("--log", log)], [("--adventure", adventure_file)])
     try:
         chosen, adventure_id = _load(adventure, pack)
     except ContentError as exc:
         _fail("the content does not load:\n" + "\n".join(str(p) for p in exc.problems))
-        return
-    heroes = [h.strip() for h in party.split(",")] if party else list(chosen.heroes)[:4]
-    unknown = [h for h in heroes if h not in chosen.heroes]
-    if unknown:
-        _fail(f"--party: unknown hero(es) {', '.join(unknown)}; known: {', '.join(chosen.heroes)}.")
-    if not 1 <= len(heroes) <= len(chosen.adventures[adventure_id].starts):
-        _fail(
-            f"--party: {len(heroes)} heroes, but {adventure_id} has "
-            f"{len(chosen.adventures[adventure_id].starts)} start squares."
-        )
+    heroes = [h.strip() for h in party.split(",")] if party is not None else list(chosen.heroes)[:4]
+    try:
+        # C-SETUP-03: 3 to 5 players, a different hero each, on the adventure's start squares.
+        check_party(heroes, list(chosen.heroes), len(chosen.adventures[adventure_id].starts))
+    except PartyError as exc:
+        _fail(f"--party: {exc}.")
     ruleset = chosen.ruleset(adventure_id)
-    result = play(ruleset, heroes, seed=seed, heroes=policy, dm=dm, scenario=adventure_id)
+    try:
+        result = play(ruleset, heroes, seed=seed, heroes=policy, dm=dm, scenario=adventure_id)
+    except PolicyError as exc:
+        _policy_broke(exc, policy, dm)
     assert result.log is not None
     if log is not None:
         write_view(result.log, log, Seat.HEROES if view == "heroes" else Seat.DM)
@@ -135,15 +167,11 @@ def write_view(log: EventLog, path: Path, seat: Seat) -> None:
         if seen is not None:
             view.entries.append(seen)
     # Renumber so the file keeps the contract (seq 0, 1, 2, ... without gaps).
-    from undercroft.core.events import LogEntry
-
     view.entries = [LogEntry(i, e.time, e.event) for i, e in enumerate(view.entries)]
-    try:
-        view.write(path)
-    except OSError as exc:
-        _fail(f"--log {path}: cannot write: {exc.strerror or exc}.")
+    writing("--log", path, lambda: view.write(path))
 
 
+@interruptible
 def replay(
     file: Annotated[Path, typer.Argument(help="An event log written with --log.")],
     explain: Annotated[bool, typer.Option(help="Show the rule IDs behind every line.")] = False,
@@ -155,12 +183,27 @@ def replay(
         _fail(str(exc))
     if log.header.ruleset != "crawl":
         _fail(f"{file}: a {log.header.ruleset} log; replay tells crawl games.")
+    try:
+        lines = list(narrate(log, explain=explain))
+    except NarrationError as exc:
+        # Line 1 is the header, so the event numbered seq is on line seq + 2.
+        _fail(f"{file}:{exc.entry.seq + 2}: {exc}; the log was not written by this undercroft.")
+    summary = log.summary.results if log.summary is not None else None
+    try:
+        closing = summary_lines(summary) if summary is not None else []
+    except (KeyError, TypeError, ValueError) as exc:
+        where = f"{file}:{len(log.entries) + 2}"
+        _fail(f"{where}: the summary line: a field has the wrong type or value ({exc}).")
     out.print(f"[bold]{log.header.scenario}[/bold] (seed {log.header.seed}, {log.header.version})")
-    for line in narrate(log, explain=explain):
+    for line in lines:
         out.print(line, markup=False, soft_wrap=True)
-    if log.summary is not None:
-        for line in summary_lines(log.summary.results):
-            out.print(line, markup=False, soft_wrap=True)
+    for line in closing:
+        out.print(line, markup=False, soft_wrap=True)
+    if summary is None:
+        warn(
+            f"{file} has no summary line: the game did not finish, or the log was cut short "
+            f"after line {len(log.entries) + 1}. The account above stops there."
+        )
 
 
 campaign_app = typer.Typer(
@@ -198,11 +241,12 @@ def _show(current: object) -> None:
 
 
 @campaign_app.command("new")
+@interruptible
 def campaign_new(
     name: Annotated[str, typer.Argument(help="A name for the campaign.")],
     party: Annotated[str, typer.Option(help="Comma-separated hero ids, one per player (3-5).")],
     pack: Annotated[str, typer.Option(help="'default' or a content pack folder.")] = "default",
-    seed: Annotated[int, typer.Option(min=0)] = 1,
+    seed: Annotated[int, typer.Option(min=0, max=2**63 - 1)] = 1,
     db: DbOption = None,
 ) -> None:
     """Start a campaign (C-SETUP-03): each player picks one hero."""
@@ -210,11 +254,14 @@ def campaign_new(
 
     try:
         _show(new(_db(db), name, [h.strip() for h in party.split(",")], pack=pack, seed=seed))
-    except (CampaignError, ContentError) as exc:
+    except CampaignError as exc:
         _fail(str(exc))
+    except ContentError as exc:
+        _fail("the pack does not load:\n" + "\n".join(str(p) for p in exc.problems))
 
 
 @campaign_app.command("status")
+@interruptible
 def campaign_status(name: Annotated[str, typer.Argument()], db: DbOption = None) -> None:
     """Show the heroes, their items and the adventures played."""
     from undercroft.crawl.campaign import CampaignError, status
@@ -223,26 +270,46 @@ def campaign_status(name: Annotated[str, typer.Argument()], db: DbOption = None)
         _show(status(_db(db), name))
     except CampaignError as exc:
         _fail(str(exc))
+    except ContentError as exc:
+        _fail("the campaign's pack does not load:\n" + "\n".join(str(p) for p in exc.problems))
 
 
 @campaign_app.command("play")
 def campaign_play(
     name: Annotated[str, typer.Argument()],
-    policy: Annotated[str, typer.Option(help="Policy for the heroes.")] = "heuristic",
-    dm: Annotated[str, typer.Option(help="Policy for the Dungeon Master.")] = "heuristic",
+    policy: PolicyOption = "heuristic",
+    dm: DmOption = "heuristic",
     log: Annotated[Path | None, typer.Option(help="Write this adventure's event log here.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the summary.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Play the campaign's next adventure and record the result."""
+    """Play the campaign's next adventure and record the result.
+
+    The log is written before the result is recorded: if it cannot be, the campaign does
+    not move on (and Ctrl-C records nothing).
+    """
     from undercroft.crawl.campaign import CampaignError, play
 
+    policy, dm = _policies(policy, dm)
+    database = _db(db)
+    check_paths([("--log", log)], uses=[("--db", database)])
+
+    def write_log(result: Any) -> None:
+        if log is not None and result.log is not None:
+            write_view(result.log, log, Seat.DM)
+
     try:
-        current, result = play(_db(db), name, heroes_policy=policy, dm_policy=dm)
+        current, result = play(
+            database, name, heroes_policy=policy, dm_policy=dm, before_record=write_log
+        )
+    except PolicyError as exc:
+        _policy_broke(exc, policy, dm)
     except CampaignError as exc:
         _fail(str(exc))
-    if log is not None and result.log is not None:
-        write_view(result.log, log, Seat.DM)
+    except ContentError as exc:
+        _fail("the campaign's pack does not load:\n" + "\n".join(str(p) for p in exc.problems))
+    except KeyboardInterrupt:
+        interrupted("the adventure was not recorded; the campaign is as it was")
     if not quiet and result.log is not None:
         for line in narrate(result.log):
             out.print(line, markup=False, soft_wrap=True)

@@ -12,6 +12,7 @@ from undercroft.core.events import fight_event
 from undercroft.crawl.actions import Action, CastingChoice, Done, Evade, FightStamina
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
 from undercroft.crawl.ruleset import Trait
+from undercroft.crawl.spells import casting_fields
 from undercroft.crawl.state import Hero, Monster, State
 from undercroft.crawl.turn import spend_stamina
 
@@ -89,9 +90,7 @@ def on_evasion(state: State, _: Pending, action: Action) -> None:
     spend_stamina(state, hero, EVADE_COST, "evasion")
     if hero.casting is not None:
         # C-CMB-01 step 3, C-SPELL-07: evading while casting loses the spell.
-        state.emit(
-            "spell.lost", ["C-SPELL-07", "C-CMB-01"], hero=hero.id, spell=hero.casting["spell"]
-        )
+        state.emit("spell.lost", ["C-SPELL-07", "C-CMB-01"], hero=hero.id, **casting_fields(hero))
         hero.casting = None
     step_hero(state, hero, action.to, cost=0, rules="C-CMB-01")
 
@@ -204,9 +203,9 @@ def on_casting_choice(state: State, pending: Pending, action: Action) -> None:
     assert hero.casting is not None
     if action.double_ones:
         hero.casting["double_ones"] = True
-        state.emit("casting.kept", ["C-SPELL-06"], hero=hero.id, spell=hero.casting["spell"])
+        state.emit("casting.kept", ["C-SPELL-06"], hero=hero.id, **casting_fields(hero))
     else:
-        state.emit("spell.failed", ["C-SPELL-06"], hero=hero.id, spell=hero.casting["spell"])
+        state.emit("spell.failed", ["C-SPELL-06"], hero=hero.id, **casting_fields(hero))
         hero.casting = None
 
 

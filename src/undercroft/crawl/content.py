@@ -37,6 +37,7 @@ from undercroft.core.content import (
     MapSchema,
     Schema,
     key_lines,
+    kinds,
     line_of,
     parse_toml,
     read_text,
@@ -46,6 +47,7 @@ from undercroft.core.content import (
 from undercroft.core.grid import DoorState, Grid, Pos, Terrain
 from undercroft.crawl import effects as fx
 from undercroft.crawl.effects import AnyEffect
+from undercroft.crawl.players import MIN_PLAYERS
 from undercroft.crawl.ruleset import (
     Adventure,
     CastingTime,
@@ -69,20 +71,36 @@ from undercroft.crawl.ruleset import (
 TraitName = Literal["Strong", "Agile", "Perceptive", "Learned", "Iron-Willed"]
 XY = tuple[int, int]
 
+# Bounds of the numbers a card takes (docs/content.md, "Numbers"): generous beside the
+# shipped cards, small enough that no number can stall a game (the board is 24 x 28).
+MAX_MOVEMENT = 24
+MAX_SCORE = 20
+"""Fighting, Damage and Magic."""
+MAX_POOL = 99
+"""Health and Stamina."""
+MAX_RANGE = 50
+MAX_TURNS = 100
+MAX_VALUE = 10_000
+MAX_BONUS = 10
+MAX_USES = 99
+MAX_ORDER = 999
+
 DEFAULT_PACK = Path(__file__).resolve().parent / "content"
 """The default pack shipped with undercroft: board, heroes, monsters, spells, the five
 decks, traps and the campaign's adventures (docs/content.md describes every file)."""
 
 
 class HeroSchema(Schema):
+    """A hero card; every number is bounded (docs/content.md, "Numbers")."""
+
     id: str
     name: str
-    movement: int = Field(ge=1)
-    fighting: int = Field(ge=0)
-    damage: int = Field(ge=1)
-    health: int = Field(ge=1)
-    stamina: int = Field(ge=0)
-    magic: int = Field(ge=0)
+    movement: int = Field(ge=1, le=MAX_MOVEMENT)
+    fighting: int = Field(ge=0, le=MAX_SCORE)
+    damage: int = Field(ge=1, le=MAX_SCORE)
+    health: int = Field(ge=1, le=MAX_POOL)
+    stamina: int = Field(ge=0, le=MAX_POOL)
+    magic: int = Field(ge=0, le=MAX_SCORE)
     traits: tuple[TraitName, ...] = ()
     spells: tuple[str, ...] = ()
     items: tuple[str, ...] = ()
@@ -97,19 +115,19 @@ class HeroesFile(Schema):
 
 class AbilitySchema(Schema):
     name: str
-    range: int = Field(ge=1)
+    range: int = Field(ge=1, le=MAX_RANGE)
     effects: tuple[AnyEffect, ...]
 
 
 class MonsterSchema(Schema):
     id: str
     name: str
-    movement: int = Field(ge=0)
-    fighting: int = Field(ge=0)
-    damage: int = Field(ge=1)
-    health: int = Field(ge=1)
-    stamina: int = Field(default=0, ge=0)
-    magic: int = Field(default=0, ge=0)
+    movement: int = Field(ge=0, le=MAX_MOVEMENT)
+    fighting: int = Field(ge=0, le=MAX_SCORE)
+    damage: int = Field(ge=1, le=MAX_SCORE)
+    health: int = Field(ge=1, le=MAX_POOL)
+    stamina: int = Field(default=0, ge=0, le=MAX_POOL)
+    magic: int = Field(default=0, ge=0, le=MAX_SCORE)
     encounter: Literal["guard", "patrol", "ambusher"] = "guard"
     ability: tuple[AbilitySchema, ...] = ()
     description: str = ""
@@ -126,10 +144,10 @@ class SpellSchema(Schema):
     level: int = Field(ge=1, le=3)
     casting: Literal["combat", "explore", "movement"]
     target: Literal["self", "hero", "monster", "all_monsters", "party"]
-    range: int = Field(default=0, ge=0)
+    range: int = Field(default=0, ge=0, le=MAX_RANGE)
     effects: tuple[AnyEffect, ...]
     overcast: tuple[AnyEffect, ...] | None = None
-    ongoing_turns: int = Field(default=0, ge=0)
+    ongoing_turns: int = Field(default=0, ge=0, le=MAX_TURNS)
     description: str = ""
 
 
@@ -144,9 +162,9 @@ class ItemSchema(Schema):
     deck: Literal["treasure", "gear", "potion", "scroll", "magic"]
     effects: tuple[AnyEffect, ...] = ()
     spell: str | None = None
-    value: int = Field(default=0, ge=0)
-    fighting_bonus: int = 0
-    uses: int = Field(default=1, ge=1)
+    value: int = Field(default=0, ge=0, le=MAX_VALUE)
+    fighting_bonus: int = Field(default=0, ge=-MAX_BONUS, le=MAX_BONUS)
+    uses: int = Field(default=1, ge=1, le=MAX_USES)
     revives: bool = False
     description: str = ""
 
@@ -202,13 +220,14 @@ class AdventureFile(Schema):
     name: str
     board: str
     intro: str = ""
-    order: int = 0
+    order: int = Field(default=0, ge=0, le=MAX_ORDER)
     final: bool = False
     doors: tuple[XY, ...] = ()
     open_doors: tuple[XY, ...] = ()
     blockages: tuple[XY, ...] = ()
     furniture: tuple[XY, ...] = ()
-    starts: tuple[XY, ...] = Field(min_length=1)
+    starts: tuple[XY, ...] = Field(min_length=MIN_PLAYERS)
+    """At least one square for each of the 3 to 5 players' heroes (C-SETUP-03)."""
     exits: tuple[XY, ...] = ()
     """May be empty only if a room text opens a new exit (``open_exit``, C-END-01)."""
     monsters: tuple[PlacedMonster, ...] = ()
@@ -362,6 +381,14 @@ def load_pack(folder: str | Path) -> Pack:
                 pack.boards[path.stem] = grid
             elif kind == "crawl-adventure":
                 adventures.append((path, text, validate(data, AdventureFile, text, file)))
+            elif kind not in kinds():
+                # Known kinds of other rulesets are checked on their own; anything else is
+                # a mistake, not a file to skip in silence.
+                message = "missing the top-level key 'kind'" if kind is None else (
+                    f"unknown kind {kind!r}"
+                )  # fmt: skip
+                line = line_of(key_lines(text), ("kind",))
+                errors.append(ContentProblem(file, line, "kind", message, tuple(sorted(kinds()))))
         except ContentError as exc:
             errors.extend(exc.problems)
     if errors:
@@ -381,6 +408,14 @@ def load_pack(folder: str | Path) -> Pack:
         if built is not None:
             pack.adventures[adv.id] = built
             pack.order[adv.id] = adv.order
+    if adventures and len(pack.heroes) < MIN_PLAYERS:
+        problems.items.append(
+            ContentProblem(
+                str(root), 0, "hero", f"the pack has {len(pack.heroes)} hero(es): its "
+                f"adventures need at least {MIN_PLAYERS} (C-SETUP-03: 3 to 5 players, a "
+                "different hero each); add [[hero]] cards in a kind = \"crawl-heroes\" file",
+            )
+        )  # fmt: skip
     if problems.items:
         raise ContentError(problems.items)
     return pack
@@ -494,8 +529,16 @@ def _check_refs(
     effects: tuple[AnyEffect, ...],
     problems: _Problems,
 ) -> None:
-    """Effects may only give existing items and spawn existing monsters."""
+    """Effects may only give existing items and spawn existing monsters; only an item
+    gives back Magic (C-SPELL-05: Magic is regained by resting, apart from certain
+    items), so a room text, spell, trap or monster ability that does is refused."""
     for here, e in _walk(effects, path):
+        if isinstance(e, fx.RestoreMagic) and path[0] != "item":
+            problems.add(
+                file, text, here,
+                "only resting and certain items give back Magic (C-SPELL-05): give an item "
+                "that restores it instead (a give_item effect)",
+            )  # fmt: skip
         if isinstance(e, fx.GiveItem) and e.item not in pack.items:
             problems.add(
                 file, text, (*here, "item"), f"unknown item {e.item!r}", tuple(sorted(pack.items))
@@ -757,6 +800,7 @@ def _build_adventure(
         )  # fmt: skip
     _check_goals(pack, file, text, adv, areas, problems)
     _check_effect_refs(pack, file, text, adv, grid, problems)
+    _check_way_out(file, text, adv, grid, squares["starts"], problems)
     return Adventure(
         id=adv.id,
         name=adv.name,
@@ -773,6 +817,44 @@ def _build_adventure(
         final=adv.final,
         light=adv.light,
     )
+
+
+def _check_way_out(
+    file: str, text: str, adv: AdventureFile, grid: Grid, starts: list[Pos], problems: _Problems
+) -> None:
+    """C-END-01: the heroes can walk from a start square to an exit (one listed, or one a
+    room text opens), through doors (closed ones open, secret ones are revealed) and over
+    furniture (C-JUMP-01), but not through walls or blockages."""
+    exits = {Pos(*xy) for xy in adv.exits}
+    openable: set[Pos] = set()
+    for _, e in _text_effects(adv):
+        if isinstance(e, fx.OpenExit):
+            exits.update(Pos(*xy) for xy in e.at)
+        elif isinstance(e, fx.RevealSecret):
+            openable.update(Pos(*xy) for xy in e.doors)
+    if not starts or not exits:
+        return  # no start squares or no exits at all: reported on their own
+
+    def walkable(p: Pos) -> bool:
+        if not grid.in_bounds(p):
+            return False
+        return p in openable or grid.terrain_at(p) in (Terrain.FLOOR, Terrain.DOOR)
+
+    seen = set(starts)
+    frontier = list(starts)
+    while frontier:
+        here = frontier.pop()
+        if here in exits:
+            return
+        for step in (here.offset(1, 0), here.offset(-1, 0), here.offset(0, 1), here.offset(0, -1)):
+            if step not in seen and walkable(step):
+                seen.add(step)
+                frontier.append(step)
+    problems.add(
+        file, text, ("exits",),
+        "no exit can be reached from the start squares: walls and blockages cut every exit "
+        "off (C-END-01); move a blockage, add a door, or put an exit where the heroes can walk",
+    )  # fmt: skip
 
 
 def _door_fits(grid: Grid, p: Pos) -> bool:

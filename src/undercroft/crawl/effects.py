@@ -29,6 +29,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Who = Literal["target", "self", "explorers", "here", "party"]
 
+# Bounds of the numbers effects take (docs/content.md, "Numbers").
+MAX_AMOUNT = 99
+MAX_LIGHT = 20
+"""C-LIGHT-01: the Light never exceeds 20, so no effect moves it by more."""
+MAX_POWER = 10
+MAX_RADIUS = 50
+
 
 class _Effect(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -38,7 +45,7 @@ class Damage(_Effect):
     """Take ``amount`` Health (a hero at Death's Door also rolls, C-DD-03)."""
 
     type: Literal["damage"] = "damage"
-    amount: int = Field(ge=1)
+    amount: int = Field(ge=1, le=MAX_AMOUNT)
     who: Who = "target"
 
 
@@ -46,19 +53,19 @@ class Heal(_Effect):
     """Regain up to ``amount`` Health, never above the profile's Health."""
 
     type: Literal["heal"] = "heal"
-    amount: int = Field(ge=1)
+    amount: int = Field(ge=1, le=MAX_AMOUNT)
     who: Who = "target"
 
 
 class RestoreStamina(_Effect):
     type: Literal["stamina"] = "stamina"
-    amount: int = Field(ge=1)
+    amount: int = Field(ge=1, le=MAX_AMOUNT)
     who: Who = "target"
 
 
 class RestoreMagic(_Effect):
     type: Literal["magic"] = "magic"
-    amount: int = Field(ge=1)
+    amount: int = Field(ge=1, le=MAX_AMOUNT)
     who: Who = "target"
 
 
@@ -66,7 +73,7 @@ class ChangeLight(_Effect):
     """Add (or take) turns of Light; never above the maximum (C-LIGHT-01) or below 0."""
 
     type: Literal["light"] = "light"
-    amount: int
+    amount: int = Field(ge=-MAX_LIGHT, le=MAX_LIGHT)
 
 
 class GiveItem(_Effect):
@@ -117,7 +124,7 @@ class MentalCombat(_Effect):
     """
 
     type: Literal["mental_combat"] = "mental_combat"
-    power: int = 0
+    power: int = Field(default=0, ge=-MAX_POWER, le=MAX_POWER)
     on_win: tuple[AnyEffect, ...] = ()
     on_lose: tuple[AnyEffect, ...] = ()
     on_tie: tuple[AnyEffect, ...] = ()
@@ -142,14 +149,14 @@ class DetectTraps(_Effect):
     """Every trap within ``radius`` squares in line of sight is detected (no roll)."""
 
     type: Literal["detect_traps"] = "detect_traps"
-    radius: int = Field(ge=0)
+    radius: int = Field(ge=0, le=MAX_RADIUS)
 
 
 class SlayMonster(_Effect):
     """The targeted monster takes ``amount`` damage (spells, items)."""
 
     type: Literal["hurt_monster"] = "hurt_monster"
-    amount: int = Field(ge=1)
+    amount: int = Field(ge=1, le=MAX_AMOUNT)
 
 
 class Goal(_Effect):

@@ -117,11 +117,7 @@ def legal_explore_actions(state: State, _: Pending) -> list[Action]:
             for uid in hero.items:
                 item = state.items[uid]
                 card = state.ruleset.items[item.card]
-                if (
-                    not item.identified
-                    and not item.never
-                    and card.kind in (ItemKind.POTION, ItemKind.SCROLL, ItemKind.MAGIC)
-                ):
+                if not item.identified and not item.never and card.kind.face_down:
                     actions.append(Identify(hero.id, uid))
         actions.extend(usable_items(state, hero))
         actions.extend(cast_actions(state, hero, CastingTime.EXPLORE))
@@ -189,7 +185,7 @@ def on_explore_action(state: State, _: Pending, action: Action) -> None:
     elif isinstance(action, UseItem):
         use_item(state, action)
     else:
-        cast_now(state, action)
+        cast_now(state, action, CastingTime.EXPLORE)
 
 
 @roll("identify")
@@ -224,12 +220,12 @@ def identify_at_end(state: State) -> None:
 
 @task("trap_detection")
 def trap_detection(state: State, _: Task) -> None:
-    """C-TRAP-01: last in Explore, one hidden Detect Traps roll per hero."""
+    """C-TRAP-01: last in Explore, one hidden Detect Traps roll per hero on the board.
+    The roll is the DM's, not something the hero does, so a resting hero gets one too
+    (C-REST-01 stops only the hero's own actions)."""
     if state.in_combat():
         return
-    state.push(
-        *(Task("detect_traps", {"hero": h.id}) for h in state.active_heroes() if not h.resting)
-    )
+    state.push(*(Task("detect_traps", {"hero": h.id}) for h in state.active_heroes()))
 
 
 # -- Trade Items (C-TURN-06) -------------------------------------------------------------

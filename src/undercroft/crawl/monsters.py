@@ -126,16 +126,23 @@ def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
         taken |= {p for p, t in state.traps.items() if t.armed}
     maps = [distances_from(state, h.pos) for h in state.active_heroes() if h.pos is not None]
 
-    def nearest_hero(p: Pos) -> int:
+    def nearest_hero(p: Pos) -> int | None:
         ds = [int(m[p.y, p.x]) for m in maps if m[p.y, p.x] >= 0]
-        return min(ds) if ds else 10_000
+        return min(ds) if ds else None
 
-    options = [p for p in corners(state, corridor) if p not in taken]
-    if not options:
-        options = [p for p in state.grid.squares_of(corridor) if state.free(p) and p not in taken]
+    def reachable(squares: list[Pos]) -> list[Pos]:
+        # R-C-PATROL-02: a square no hero can walk to (cut off by rubble or a shut door)
+        # would start a fight that can never be fought.
+        return [p for p in squares if nearest_hero(p) is not None]
+
+    corner_squares = [p for p in corners(state, corridor) if p not in taken]
+    other_squares = [
+        p for p in state.grid.squares_of(corridor) if state.free(p) and p not in taken
+    ]
+    options = reachable(corner_squares) or reachable(other_squares)
     if not options:
         return []
-    start = max(options, key=lambda p: (nearest_hero(p), -p.y, -p.x))
+    start = max(options, key=lambda p: (nearest_hero(p) or 0, -p.y, -p.x))
     squares = set(state.grid.squares_of(corridor))
     chosen: list[Pos] = []
     queue, seen = deque([start]), {start}

@@ -102,7 +102,9 @@ def allowance(state: State, hero: Hero) -> int:
 
 
 def remaining(state: State, hero: Hero) -> int:
-    return allowance(state, hero) - hero.moved
+    """Squares left this step; never below 0, though the Light may drop to 0 mid-move
+    (a trap, C-LIGHT-02) and take the allowance under the squares already moved."""
+    return max(0, allowance(state, hero) - hero.moved)
 
 
 def can_act(state: State, hero: Hero) -> bool:

@@ -20,6 +20,8 @@ from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.state import State
 
 UNKNOWN = "?"
+AREA_KEY = 0x41
+"""The code point that marks the first revealed area in ``Observation.area_map``."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +45,13 @@ class Observation:
     legal: tuple[Action, ...] = field(default=())
     outcome: str | None = None
     goals: tuple[dict[str, Any], ...] = ()
-    """The adventure's goals as the scenario text states them: ``met`` once achieved,
-    ``in_hand`` when a hero on the board holds the (identified) item to carry out."""
+    """The adventure's goals as the scenario text states them, with their ``target`` (an
+    area, a monster kind or an item card): ``met`` once achieved, ``in_hand`` when a hero
+    on the board holds the (identified) item to carry out."""
+    area_map: str = ""
+    """Which revealed area each square belongs to, in the shape of ``board``: the
+    character ``chr(AREA_KEY + i)`` marks the squares of ``revealed[i]``; a space marks a
+    square of no revealed area (a wall, a doorway, or a square not known)."""
 
     def to_json(self) -> dict[str, Any]:
         from undercroft.crawl.actions import to_json
@@ -66,6 +73,7 @@ class Observation:
             "legal": [to_json(a) for a in self.legal],
             "outcome": self.outcome,
             "goals": list(self.goals),
+            "area_map": self.area_map,
         }
 
 
@@ -114,6 +122,25 @@ def board_text(state: State, full: bool) -> str:
     return text
 
 
+def area_map(state: State) -> str:
+    """The squares of every revealed area (C-TURN-04: a revealed area is known whole),
+    keyed by its rank in ``sorted(state.revealed)``; cached until an area is revealed."""
+    key = len(state.revealed)
+    cached = getattr(state, "_area_map_cache", None)
+    if cached is not None and cached[0] == key:
+        text: str = cached[1]
+        return text
+    grid = state.grid
+    index = {info.name: i for i, info in enumerate(grid.areas)}
+    codes = np.full((grid.height, grid.width + 1), ord(" "), np.uint32)
+    codes[:, -1] = ord("\n")
+    for rank, name in enumerate(sorted(state.revealed)):
+        codes[:, :-1][grid.area == index[name]] = AREA_KEY + rank
+    text = codes.tobytes().decode("utf-32-le")[:-1]
+    state._area_map_cache = (key, text)  # type: ignore[attr-defined]
+    return text
+
+
 def _item(state: State, uid: str, full: bool) -> dict[str, Any]:
     item = state.items[uid]
     card = state.ruleset.items[item.card]
@@ -125,6 +152,17 @@ def _item(state: State, uid: str, full: bool) -> dict[str, Any]:
         "name": card.name if shown else f"unidentified {card.kind.value}",
         "identified": item.identified,
     }
+
+
+def _casting(casting: dict[str, Any] | None, full: bool) -> dict[str, Any] | None:
+    """The spell a hero is casting; the heroes do not see which spell a face-down scroll
+    holds before it is read (R-C-IDENT-01)."""
+    if casting is None:
+        return None
+    shown = dict(casting)
+    if casting.get("blind") and not full:
+        shown["spell"] = None
+    return shown
 
 
 def observe(state: State, seat: Seat) -> Observation:
@@ -148,7 +186,7 @@ def observe(state: State, seat: Seat) -> Observation:
             "acted": h.acted,
             "jumped": h.jumped,
             "spells": list(h.spells),
-            "casting": None if h.casting is None else dict(h.casting),
+            "casting": _casting(h.casting, full),
             "items": [_item(state, uid, full) for uid in h.items],
         }
         for h in state.heroes.values()
@@ -197,12 +235,16 @@ def observe(state: State, seat: Seat) -> Observation:
         revealed=revealed,
         legal=legal,
         outcome=state.outcome,
-        goals=goal_views(state),
+        goals=goal_views(state, full),
+        area_map=area_map(state),
     )
 
 
-def goal_views(state: State) -> tuple[dict[str, Any], ...]:
-    """The goals with what the heroes can tell of them (the scenario text names them)."""
+def goal_views(state: State, full: bool = True) -> tuple[dict[str, Any], ...]:
+    """The goals with what the seat can tell of them: the scenario text states each goal
+    and its target (the DM reads it aloud), so the target is no secret. The heroes do not
+    know that a face-down item carried out is the one a goal names, so for them such a
+    goal is met only once the item is identified (C-IDENT-01)."""
     from undercroft.crawl.goals import goal_met
 
     held = {
@@ -211,16 +253,29 @@ def goal_views(state: State) -> tuple[dict[str, Any], ...]:
         for uid in h.items
         if state.items[uid].identified
     }
+    out = {
+        state.items[uid].card
+        for h in state.heroes.values()
+        if h.left
+        for uid in h.items
+        if full or state.items[uid].identified
+    }
     return tuple(
         {
             "id": g.id,
             "text": g.text,
             "kind": g.kind,
-            "met": goal_met(state, g),
+            "target": g.target,
+            "met": goal_met(state, g)
+            and (g.kind != "carry" or g.id in state.goals_met or g.target in out),
             "in_hand": g.kind == "carry" and g.target in held,
         }
         for g in state.ruleset.adventure.goals
     )
+
+
+BLIND_FIELDS = ("card", "spell")
+"""What the heroes' view drops from an event about a face-down item."""
 
 
 def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
@@ -233,8 +288,10 @@ def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
         return None  # C-TRAP-01: the Detect Traps number is never shown
     if event.type == "traps.detected":
         fields = {"hero": fields["hero"], "found": fields["found"], "squares": fields["squares"]}
-    elif event.type in ("item.found", "item.used"):
-        identified = fields.get("identified", not fields.get("blind", False))
-        if not identified:
-            fields.pop("card", None)  # C-IDENT-01: face down until identified
+    elif fields.get("blind") or fields.get("identified") is False:
+        # C-IDENT-01, R-C-IDENT-01: what a face-down item is, or which spell a scroll not
+        # yet read holds, stays hidden; every event about one says so with ``blind``
+        # (``identified`` false on ``item.found``).
+        for key in BLIND_FIELDS:
+            fields.pop(key, None)
     return LogEntry(entry.seq, entry.time, Event(event.type, event.rules, fields))

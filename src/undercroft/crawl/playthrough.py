@@ -8,6 +8,8 @@ the current engine must give the same result: a changed rule shows up as a chang
 playthrough, with the first differing event named.
 
     python -m undercroft.crawl.playthrough tests/crawl/golden   # (re)write one per adventure
+    python -m undercroft.crawl.playthrough --refresh tests/crawl/golden   # same actions,
+        # result lines rewritten (when only what the summary or log reports has changed)
 """
 
 from __future__ import annotations
@@ -80,10 +82,35 @@ def replay(text: str, pack: Pack | None = None) -> Replay:
     return Replay(head, expected, state.summary(), log_digest(log), log)
 
 
+def refresh(text: str, pack: Pack | None = None) -> str:
+    """The same playthrough (header and actions untouched) with its result line rewritten
+    from a replay: for a change of what the summary or the log reports, not of the game."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    result = replay(text, pack)
+    lines[-1] = dumps({"type": "result", "summary": result.summary, "log_sha256": result.digest})
+    return "\n".join(lines) + "\n"
+
+
+USAGE = """usage: python -m undercroft.crawl.playthrough [--refresh] [FOLDER]
+
+Record one golden playthrough per shipped adventure (seed 2026, the first four heroes,
+heuristic policies) into FOLDER (default tests/crawl/golden); --refresh keeps the recorded
+actions and rewrites only each file's result line."""
+
+
 def main(argv: list[str]) -> None:
+    keep_actions = "--refresh" in argv
+    argv = [a for a in argv if a != "--refresh"]
+    if len(argv) > 1 or any(a.startswith("-") for a in argv):
+        raise SystemExit(USAGE)
     folder = Path(argv[0] if argv else "tests/crawl/golden")
     folder.mkdir(parents=True, exist_ok=True)
     pack = default_pack()
+    if keep_actions:
+        for path in sorted(folder.glob("*.jsonl")):
+            path.write_text(refresh(path.read_text(encoding="utf-8"), pack), encoding="utf-8")
+            print(f"refreshed {path}")
+        return
     party = list(pack.heroes)[:4]
     for adventure in pack.campaign_order():
         path = folder / f"{adventure}.jsonl"

@@ -168,13 +168,22 @@ def restore(
 
 
 def give_item(state: State, card: str, args: dict[str, Any]) -> None:
-    """C-EXPL-01: a found item goes to an exploring hero of the party's choosing."""
-    uid = state.new_item(card)
-    takers = [h.id for h in affected_heroes(state, "explorers", args)] if args.get("area") else []
+    """C-EXPL-01: an item a room text gives, without saying who takes it, goes to a hero
+    who explored that area, of the party's choosing; if nobody explored there, nobody
+    takes it (R-C-EXPL-01), not even a hero who stayed put or rested. An item given
+    any other way (by a spell or an item) goes to the hero concerned."""
+    who = "explorers" if args.get("area") else "self"
+    takers = [h.id for h in affected_heroes(state, who, args)]
     if not takers:
-        takers = [h.id for h in affected_heroes(state, "self", args)]
-    if not takers:
+        state.emit(
+            "item.unclaimed",
+            ["C-EXPL-01", "R-C-EXPL-01"],
+            area=args.get("area"),
+            card=card,
+            blind=state.ruleset.items[card].kind.face_down,
+        )
         return
+    uid = state.new_item(card)
     if len(takers) == 1:
         hand_over(state, state.heroes[takers[0]], uid)
     else:
@@ -234,8 +243,12 @@ def spawn_ambushers(state: State, effect: fx.Spawn) -> None:
 
 
 def reveal_secret(state: State, effect: fx.RevealSecret) -> None:
+    """C-EXPL-01: a text shows a secret area and its doors (once: a second hero who finds
+    it too finds nothing new)."""
     from undercroft.crawl.reveal import place_monsters, start_encounter
 
+    if effect.area in state.revealed:
+        return
     for x, y in effect.doors:
         p = Pos(x, y)
         state.grid.set_terrain(p, Terrain.DOOR, DoorState.OPEN)

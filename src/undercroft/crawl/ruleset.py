@@ -144,6 +144,12 @@ class ItemKind(enum.Enum):
     MAGIC = "magic"
     """A magic item: unusable until identified (C-IDENT-03)."""
 
+    @property
+    def face_down(self) -> bool:
+        """Whether this deck's cards arrive unidentified: potions, scrolls, magic items
+        (C-IDENT-01)."""
+        return self in (ItemKind.POTION, ItemKind.SCROLL, ItemKind.MAGIC)
+
 
 @dataclass(frozen=True)
 class ItemCard:
@@ -248,9 +254,19 @@ class Options:
     """R-C-PATROL-01: whether the Patrol rolls come at the next Turn Start or at Turn End."""
     distance_metric: Literal["walking", "manhattan"] = "walking"
     """R-CORE-DIST-01: "within N squares" as walking distance, or Manhattan distance."""
+    won_if_perished: bool = False
+    """R-C-END-01: False = a party that all died has not completed the adventure, so it
+    is not won whatever goals were met; True = it has (no surviving hero is left inside),
+    so it is won if every goal was met."""
     corpse_items: Literal["one", "any"] = "one"
     """R-C-TRADE-01: "one" = an item taken from a corpse is the hero's one item received
     in Trade Items (C-TURN-06); "any" = a hero may take any number of a corpse's items."""
+    ongoing_lock: Literal["party", "caster"] = "party"
+    """R-C-SPELL-02: "party" = while a spell's ongoing effect lasts nobody may cast that
+    spell (C-SPELL-03); "caster" = only the hero who cast it may not."""
+    blind_scroll: Literal["spent", "kept"] = "spent"
+    """R-C-IDENT-01: "spent" = a scroll read blind is used up even when its spell does not
+    take effect; "kept" = such a scroll stays in the reader's hand, face up."""
 
     def as_dict(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}

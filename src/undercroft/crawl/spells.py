@@ -4,6 +4,14 @@ Combat spells are begun in Spell Selection and take effect in the casting step, 
 the caster only then picks targets and pays Magic (C-CMB-01). Spells with another
 casting time, potions, gear and magic items are used with a :class:`Cast` or
 :class:`UseItem` action during the Movement or Explore step.
+
+A face-down scroll (C-IDENT-01) may be read blind (C-IDENT-03); nothing the heroes see
+may tell two face-down scrolls apart until the scroll is read (R-C-IDENT-01). So every
+face-down scroll is offered alike, with no spell named and no target, wherever a scroll
+can be read: begun in Spell Selection, or read in the Movement or Explore step. It is
+read when its spell would take effect (the casting step, or at once): only then is its
+spell shown, and cast if it suits that moment (the caster then picks the target);
+otherwise it fizzles.
 """
 
 from __future__ import annotations
@@ -28,13 +36,23 @@ def scroll_spell(state: State, uid: str) -> str | None:
     return card.spell if card.kind is ItemKind.SCROLL else None
 
 
+def locked(state: State, hero: Hero, spell_id: str) -> bool:
+    """C-SPELL-03: a spell whose ongoing effect lasts cannot be cast again. The effect is
+    one thing in play whoever cast it, so nobody may cast the spell while it lasts
+    (R-C-SPELL-02); ``Options.ongoing_lock = "caster"`` bars only its caster."""
+    if state.options.ongoing_lock == "caster":
+        return spell_id in hero.ongoing
+    return any(spell_id in h.ongoing for h in state.heroes.values())
+
+
 def castable(
     state: State, hero: Hero, times: tuple[CastingTime, ...]
 ) -> list[tuple[str, str | None, bool]]:
     """(spell, source, overcast) a hero may cast now.
 
     From memory it needs Magic equal to the level (C-SPELL-03); from a scroll nothing
-    (C-SPELL-01), even unidentified (C-IDENT-03; the action then names no spell). A
+    (C-SPELL-01). A face-down scroll may be read blind (C-IDENT-03): it is offered with
+    no spell named (``""``), whatever it holds, and never overcast (R-C-IDENT-01). A
     surprised hero casts nothing (C-SURP-01, C-SPELL-07), nor does a resting one
     (C-REST-01); a spell whose ongoing effect lasts cannot be cast again (C-SPELL-03).
     """
@@ -43,7 +61,11 @@ def castable(
     options: list[tuple[str, str | None, bool]] = []
     for spell_id in hero.spells:
         spell = state.ruleset.spells[spell_id]
-        if spell.casting in times and hero.magic >= spell.level and spell_id not in hero.ongoing:
+        if (
+            spell.casting in times
+            and hero.magic >= spell.level
+            and not locked(state, hero, spell_id)
+        ):
             options.append((spell_id, None, False))
             if spell.overcast is not None:
                 options.append((spell_id, None, True))
@@ -51,13 +73,26 @@ def castable(
         scroll = scroll_spell(state, uid)
         if scroll is None:
             continue
+        if not state.items[uid].identified:
+            options.append(("", uid, False))  # R-C-IDENT-01: every face-down scroll alike
+            continue
         spell = state.ruleset.spells[scroll]
-        if spell.casting in times and scroll not in hero.ongoing:
-            named = scroll if state.items[uid].identified else ""
-            options.append((named, uid, False))
-            if spell.overcast is not None and state.items[uid].identified:
-                options.append((named, uid, True))
+        if spell.casting in times and not locked(state, hero, scroll):
+            options.append((scroll, uid, False))
+            if spell.overcast is not None:
+                options.append((scroll, uid, True))
     return options
+
+
+def casting_fields(hero: Hero) -> dict[str, Any]:
+    """How an event names the spell a hero is casting: the truth (for the DM's log),
+    marked ``blind`` while it comes from a scroll not yet read, so the heroes' view of
+    the log drops it (R-C-IDENT-01, :func:`undercroft.crawl.observe.observe_entry`)."""
+    assert hero.casting is not None
+    fields: dict[str, Any] = {"spell": hero.casting["spell"]}
+    if hero.casting.get("blind"):
+        fields["blind"] = True
+    return fields
 
 
 def spell_of(state: State, spell: str, source: str | None) -> SpellCard:
@@ -99,12 +134,12 @@ def on_spell_selection(state: State, _: Pending, action: Action) -> None:
     hero = state.heroes[action.hero]
     card = spell_of(state, action.spell, action.source)
     hero.casting = {"spell": card.id, "source": action.source, "overcast": action.overcast}
+    rules = ["C-CMB-01", "C-SPELL-03"]
+    if not action.spell:
+        hero.casting["blind"] = True  # R-C-IDENT-01: read only in the casting step
+        rules += ["C-IDENT-03", "R-C-IDENT-01"]
     state.emit(
-        "casting.begun",
-        ["C-CMB-01", "C-SPELL-03"],
-        hero=hero.id,
-        spell=action.spell or "unknown scroll",
-        overcast=action.overcast,
+        "casting.begun", rules, hero=hero.id, overcast=action.overcast, **casting_fields(hero)
     )
     state.push(Task("spell_selection"))
 
@@ -160,13 +195,57 @@ def cast_target(state: State, t: Task) -> None:
     hero = state.heroes[t.args["hero"]]
     if hero.casting is None or not hero.on_board:
         return
+    if hero.casting.get("blind"):
+        source = hero.casting["source"]
+        hero.casting = None
+        read_scroll(state, hero, source, CastingTime.COMBAT)
+        return
     spell = state.ruleset.spells[hero.casting["spell"]]
     options = targets(state, hero, spell)
     if not options:
-        state.emit("spell.fizzled", ["C-CMB-01"], hero=hero.id, spell=spell.id, reason="no target")
-        hero.casting = None
+        fizzle(state, hero, spell, "no target", ["C-CMB-01"])
         return
     state.ask(Seat.HEROES, "cast_target", hero=hero.id)
+
+
+def read_scroll(state: State, hero: Hero, uid: str, time: CastingTime) -> None:
+    """R-C-IDENT-01: a face-down scroll is read at the moment its spell would take
+    effect (``time``: the casting step for one begun in Spell Selection, the Movement or
+    Explore step for one read there). It is now face up for all to see; its spell is
+    cast if its casting time is ``time`` and no ongoing effect bars it (C-SPELL-03), the
+    caster choosing the target now; otherwise it fizzles. A scroll read blind is used
+    up whatever comes of it (C-SPELL-01), unless the option keeps a scroll whose spell
+    did not take effect (``Options.blind_scroll``)."""
+    item = state.items[uid]
+    spell = state.ruleset.spells[str(scroll_spell(state, uid))]
+    item.identified = True
+    state.emit(
+        "scroll.read",
+        ["C-IDENT-03", "R-C-IDENT-01"],
+        hero=hero.id,
+        item=uid,
+        card=item.card,
+        spell=spell.id,
+    )
+    hero.casting = {"spell": spell.id, "source": uid, "overcast": False, "read": True}
+    if spell.casting is not time:
+        fizzle(state, hero, spell, "casting time", ["R-C-IDENT-01"])
+    elif locked(state, hero, spell.id):
+        fizzle(state, hero, spell, "ongoing", ["C-SPELL-03", "R-C-IDENT-01"])
+    else:
+        state.push(Task("cast_target", {"hero": hero.id}))
+
+
+def fizzle(state: State, hero: Hero, spell: SpellCard, reason: str, rules: list[str]) -> None:
+    """The spell being cast comes to nothing; a scroll read blind for it is used up
+    (R-C-IDENT-01) unless ``Options.blind_scroll`` keeps it, face up."""
+    job = hero.casting
+    hero.casting = None
+    fields: dict[str, Any] = {}
+    if job is not None and job.get("read") and state.options.blind_scroll == "spent":
+        hero.items.remove(job["source"])
+        fields["scroll_spent"] = True
+    state.emit("spell.fizzled", rules, hero=hero.id, spell=spell.id, reason=reason, **fields)
 
 
 def legal_cast_target(state: State, pending: Pending) -> list[Action]:
@@ -193,7 +272,7 @@ def resolve_spell(
     spell = state.ruleset.spells[spell_id]
     rules = ["C-SPELL-03"]
     if source is None and hero.magic < spell.level:
-        state.emit("spell.fizzled", ["C-SPELL-03"], hero=hero.id, spell=spell.id, reason="magic")
+        fizzle(state, hero, spell, "magic", ["C-SPELL-03"])
         return
     if source is not None:
         hero.items.remove(source)  # C-SPELL-01: casting from a scroll destroys it
@@ -251,27 +330,35 @@ def overcast_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) 
 
 
 def usable_items(state: State, hero: Hero) -> list[Action]:
-    """Potions (even blind), gear and identified magic items with effects (C-IDENT-03)."""
+    """Potions (even blind), gear and identified magic items with effects (C-IDENT-03).
+    Every face-down potion is offered, whatever it holds, so the offer tells nothing
+    (R-C-IDENT-01)."""
     if hero.surprised or not hero.on_board:
         return []
     actions: list[Action] = []
     for uid in hero.items:
         item = state.items[uid]
         card = state.ruleset.items[item.card]
-        if not card.effects or card.kind is ItemKind.SCROLL:
+        if card.kind is ItemKind.SCROLL:
             continue
         if card.kind is ItemKind.MAGIC and not item.identified:
+            continue
+        if not card.effects and not (card.kind is ItemKind.POTION and not item.identified):
             continue
         actions.append(UseItem(hero.id, uid))
     return actions
 
 
 def cast_actions(state: State, hero: Hero, time: CastingTime) -> list[Action]:
+    """The casts a hero may make now, one per target; a face-down scroll is one read with
+    no target, which is chosen once the scroll is read (R-C-IDENT-01)."""
     actions: list[Action] = []
     for spell, source, overcast in castable(state, hero, (time,)):
+        if not spell:
+            actions.append(Cast(hero.id, spell, source))
+            continue
         card = spell_of(state, spell, source)
-        hero_targets = targets(state, hero, card)
-        for target in hero_targets:
+        for target in targets(state, hero, card):
             actions.append(Cast(hero.id, spell, source, overcast, target))
     return actions
 
@@ -298,14 +385,23 @@ def use_item(state: State, action: Action) -> None:
     )
 
 
-def cast_now(state: State, action: Action) -> None:
+def cast_now(state: State, action: Action, time: CastingTime) -> None:
+    """A cast in the Movement or Explore step (``time``); a face-down scroll is read."""
     assert isinstance(action, Cast)
     hero = state.heroes[action.hero]
     hero.acted = True
+    if not action.spell:
+        assert action.source is not None
+        read_scroll(state, hero, action.source, time)
+        return
     card = spell_of(state, action.spell, action.source)
     resolve_spell(state, hero, card.id, action.source, action.overcast, action.target)
 
 
+def cast_in_movement(state: State, action: Action) -> None:
+    cast_now(state, action, CastingTime.MOVEMENT)
+
+
 EXTRA_ACTIONS.append(movement_extras)
 EXTRA_HANDLERS[UseItem] = use_item
-EXTRA_HANDLERS[Cast] = cast_now
+EXTRA_HANDLERS[Cast] = cast_in_movement

@@ -34,7 +34,7 @@ from undercroft.core.sight import Sight
 from undercroft.crawl import engine
 from undercroft.crawl.actions import Action, Roll
 from undercroft.crawl.engine import Pending, Seat, Task
-from undercroft.crawl.ruleset import HeroProfile, ItemKind, Ruleset, Trait
+from undercroft.crawl.ruleset import HeroProfile, Ruleset, Trait
 
 SAVE_FORMAT = 1
 REASONS = {
@@ -89,6 +89,7 @@ class Hero:
     gave: bool = False
     received: bool = False
     ongoing: dict[str, int] = field(default_factory=dict)
+    """Spells this hero cast whose ongoing effect lasts, with the turns left (C-SPELL-03)."""
 
     @property
     def on_board(self) -> bool:
@@ -450,7 +451,7 @@ class State:
         """Create an item instance; potions, scrolls and magic items start face down."""
         info = self.ruleset.items[card]
         if identified is None:
-            identified = info.kind not in (ItemKind.POTION, ItemKind.SCROLL, ItemKind.MAGIC)
+            identified = not info.kind.face_down
         uid = self.new_id("item")
         self.items[uid] = Item(uid, card, identified, uses=info.uses)
         return uid
@@ -477,9 +478,21 @@ class State:
     # -- summary, clone, save/load ---------------------------------------------------------
 
     def summary(self) -> dict[str, Any]:
+        """The headline results (ARCHITECTURE.md, "The event log"). ``won``: the adventure
+        is complete (C-END-01: every surviving hero left, outcome ``escaped``) and every
+        goal was met; a party that perished has not completed it (R-C-END-01, switch
+        ``won_if_perished``). Goals are listed in the adventure's order."""
         heroes = list(self.heroes.values())
+        goals = [g.id for g in self.ruleset.adventure.goals]
+        failed = [g for g in goals if g not in self.goals_met]
+        complete = self.outcome == "escaped" or (
+            self.outcome == "perished" and self.options.won_if_perished
+        )
         return {
             "outcome": self.outcome,
+            "won": complete and not failed,
+            "goals_met": [g for g in goals if g in self.goals_met],
+            "goals_failed": failed,
             "reason": REASONS.get(str(self.outcome), "").format(cap=self.options.max_turns),
             "turns": self.turn,
             "light": self.light,

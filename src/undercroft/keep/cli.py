@@ -9,27 +9,32 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from undercroft.clikit import (
+    check_paths,
+    checkpoints,
+    err,
+    fail,
+    interrupted,
+    interruptible,
+    progress,
+    writing,
+)
+from undercroft.core.events import StreamingLog
 from undercroft.keep import director, learning
+from undercroft.keep.clock import MAX_DAYS
 from undercroft.keep.invaders import Adventurer
 from undercroft.render.keep_account import InvasionAccount, TeeLog
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
 
-EXIT_USER_ERROR = 2
 out = Console()
-err = Console(stderr=True)
-
-
-def _fail(message: str) -> NoReturn:
-    err.print(f"[bold red]error:[/bold red] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(EXIT_USER_ERROR)
 
 
 def register(run_app: typer.Typer) -> None:
@@ -37,15 +42,25 @@ def register(run_app: typer.Typer) -> None:
     run_app.command("keep")(run_keep)
 
 
+@interruptible
 def run_keep(
     scenario: Annotated[
-        str,
-        typer.Option(help="A shipped scenario name (trapworks, trapworks-40) or a TOML path."),
-    ] = "trapworks",
-    days: Annotated[
-        int | None, typer.Option(min=1, help="Days to run (default: the scenario's).")
+        str | None,
+        typer.Option(
+            help="A shipped scenario name (trapworks, trapworks-40, warrens) or a TOML path "
+            "(default: trapworks)."
+        ),
     ] = None,
-    seed: Annotated[int, typer.Option(min=0, help="The run seed (same seed, same log).")] = 0,
+    days: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=MAX_DAYS, help=f"Days to run, 1 to {MAX_DAYS:,} (default: the scenario's)."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(min=0, max=2**64 - 1, help="The run seed (same seed, same log; default 0)."),
+    ] = None,
     log: Annotated[
         Path | None, typer.Option(help="Write the event log (JSON Lines) to this file.")
     ] = None,
@@ -69,14 +84,58 @@ def run_keep(
     ] = None,
 ) -> None:
     """Run a keep scenario: a day-by-day account and a summary of the workload."""
+    options = _invasion_options(invasions, resume)
     _check_inspect(inspect or [])
-    world = _open_world(scenario, seed, resume, _invasion_options(invasions, resume))
+    if resume is not None:
+        given = [f"{name} {value}" for name, value in (("--scenario", scenario), ("--seed", seed))
+                 if value is not None]  # fmt: skip
+        if given:
+            fail(
+                f"--resume {resume} continues the saved world, with the scenario and seed it "
+                f"was started with; {' and '.join(given)} cannot change them: leave "
+                f"{'them' if len(given) > 1 else 'it'} out."
+            )
+    scenario_file = Path(scenario) if scenario and scenario.endswith(".toml") else None
+    check_paths(
+        [("--log", log), ("--save", save)],
+        [("--resume", resume), ("--scenario", scenario_file)],
+        streamed=("--log",),
+    )
+    world = _open_world(scenario or "trapworks", seed or 0, resume, options)
     total = days if days is not None else world.scenario_days
+    if not 1 <= total <= MAX_DAYS:
+        fail(f"the scenario's days = {total}: a run is 1 to {MAX_DAYS:,} days.")
+    sink: object = None
+    written: list[str] = []
     try:
-        world.open_log(log)
-    except OSError as exc:
-        _fail(f"{log}: cannot write the log: {exc.strerror or exc}")
-    account = _attach_account(world)
+        sink = _open_log(world, log)
+        account = _attach_account(world)
+        _run_days(world, total, quiet, account)
+        summary = world.close_log()
+        if log is not None:
+            written.append(f"the log {log}")
+        if save is not None:
+            writing("--save", save, lambda: world.save(save))
+    except KeyboardInterrupt:
+        if isinstance(sink, StreamingLog):
+            sink.discard()
+        done = f"{' and '.join(written)} was written" if written else "nothing was written"
+        interrupted(f"stopped on day {(world.now // 1440) + 1}; {done}")
+    _print_summary(summary)
+    _print_invasions(world, account, inspect or [])
+    if log is not None and not quiet:
+        out.print(f"log written to {log}", highlight=False)
+
+
+def _open_log(world: World, log: Path | None) -> object:
+    if log is None:
+        return world.open_log()
+    return writing("--log", log, lambda: world.open_log(log))
+
+
+def _run_days(world: World, total: int, quiet: bool, account: InvasionAccount | None) -> None:
+    """Run ``total`` days, a line each (unless ``quiet``) and a progress bar on a terminal;
+    with invasions on, what they did that day under its line."""
     if not quiet:
         out.print(
             f"[bold]{world.scenario}[/bold] - seed {world.seed}, {total} day(s), "
@@ -84,22 +143,20 @@ def run_keep(
             highlight=False,
         )
         out.print(_DAY_HEADER, highlight=False)
-    for _ in range(total):
-        world.run_days(1)
-        day = (world.now // 1440) + 1
-        if not quiet:
-            out.print(_day_line(day, world.workload.day(day)), highlight=False)
-            _print_day_account(world, account, day)
-    summary = world.close_log()
-    if save is not None:
-        try:
-            world.save(save)
-        except OSError as exc:
-            _fail(f"{save}: cannot write the save: {exc.strerror or exc}")
-    _print_summary(summary)
-    _print_invasions(world, account, inspect or [])
-    if log is not None and not quiet:
-        out.print(f"log written to {log}", highlight=False)
+    # The day lines show progress on a terminal; the bar is for --quiet, or for an account
+    # sent to a file while stderr stays on the terminal.
+    with (
+        progress(total, "days", wanted=quiet or not out.is_terminal) as advance,
+        checkpoints() as check,
+    ):
+        for _ in range(total):
+            check()
+            world.run_days(1)
+            day = (world.now // 1440) + 1
+            if not quiet:
+                out.print(_day_line(day, world.workload.day(day)), highlight=False)
+                _print_day_account(world, account, day)
+            advance()
 
 
 def _invasion_options(invasions: str | None, resume: Path | None) -> dict[str, Any]:
@@ -107,9 +164,9 @@ def _invasion_options(invasions: str | None, resume: Path | None) -> dict[str, A
     if invasions is None:
         return {}
     if invasions not in ("on", "off"):
-        _fail(f"--invasions must be 'on' or 'off', not {invasions!r}.")
+        fail(f"--invasions must be 'on' or 'off', not {invasions!r}.")
     if resume is not None:
-        _fail("--invasions cannot change a saved world (it keeps the options it was run with).")
+        fail("--invasions cannot change a saved world (it keeps the options it was run with).")
     return {"invasions": invasions == "on"}
 
 
@@ -129,12 +186,12 @@ def _open_world(
     except ContentError as exc:
         for problem in exc.problems:
             err.print(str(problem), highlight=False, soft_wrap=True, markup=False)
-        _fail(
+        fail(
             f"{len(exc.problems)} problem(s) in the scenario; each line above names "
             "file:line: key: what is wrong (and the allowed values where there is a list)."
         )
     except SaveError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 _COLUMNS = (
@@ -225,7 +282,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
 def _check_inspect(inspect: list[str]) -> None:
     for adv_id in inspect:
         if not re.fullmatch(r"adv:\d+-\d+", adv_id):
-            _fail(f"--inspect {adv_id!r}: an adventurer is named adv:N-M (invasion N, member M).")
+            fail(f"--inspect {adv_id!r}: an adventurer is named adv:N-M (invasion N, member M).")
 
 
 def _attach_account(world: World) -> InvasionAccount | None:
@@ -259,7 +316,7 @@ def _print_invasions(world: World, account: InvasionAccount | None, inspect: lis
     for adv_id in inspect:
         found = world.beings.get(adv_id)
         if not isinstance(found, Adventurer):
-            _fail(f"--inspect {adv_id}: no adventurer with that id came in this run.")
+            fail(f"--inspect {adv_id}: no adventurer with that id came in this run.")
         _print_view(learning.view(world, found))
 
 

@@ -31,6 +31,9 @@ from undercroft.core.events import MINUTES_PER_DAY
 MINUTES_PER_HOUR = 60
 TICKS_PER_MINUTE = 600
 """Sub-minute time for walkers stepping tile by tile (a tick is a tenth of a second)."""
+MAX_DAYS = 100_000
+"""The longest run (``run keep --days``, a scenario's ``days``) and the latest scripted
+day undercroft takes: about 274 years of game time."""
 _WHEN = re.compile(r"^\s*day\s+(\d+)(?:\s+(\d{1,2}):(\d{2}))?\s*$")
 
 
@@ -55,8 +58,10 @@ def parse_when(text: str) -> int:
     day = int(found.group(1))
     hour = int(found.group(2) or 0)
     minute = int(found.group(3) or 0)
-    if day < 1 or hour > 23 or minute > 59:
-        raise ClockError(f"{text!r} is not a time of the game (days from 1, 00:00 to 23:59)")
+    if not 1 <= day <= MAX_DAYS or hour > 23 or minute > 59:
+        raise ClockError(
+            f"{text!r} is not a time of the game (days from 1 to {MAX_DAYS:,}, 00:00 to 23:59)"
+        )
     return day_start(day) + hour * MINUTES_PER_HOUR + minute
 
 

@@ -50,18 +50,36 @@ class Effect(enum.Enum):
 
 # -- schemas -------------------------------------------------------------------------------
 
+# Bounds of the numbers keep content takes (docs/keep.md, "Numbers"): generous, but no
+# number can make a run stall or a figure absurd.
+MAX_MINUTES = 525_600
+"""A year of game minutes: the longest build, rearm, decay, delay or duration."""
+MAX_METAL = 1_000_000
+MAX_AREA = 10
+"""Tiles a trigger watches or a mechanism reaches beyond its own."""
+MAX_DIE = 100
+
+Minutes = Annotated[int, Field(ge=0, le=MAX_MINUTES)]
+Metal = Annotated[int, Field(ge=0, le=MAX_METAL)]
+Area = Annotated[int, Field(ge=0, le=MAX_AREA)]
+DieFace = Annotated[int, Field(ge=0, le=MAX_DIE)]
+
 
 class DiceModelSchema(Schema):
-    die: int = 20
-    attribute_weight: int = 2
-    fumble_max: int = 1
-    critical_min: int = 20
+    die: Annotated[int, Field(ge=2, le=MAX_DIE)] = 20
+    attribute_weight: Annotated[int, Field(ge=0, le=10)] = 2
+    fumble_max: DieFace = 1
+    critical_min: DieFace = 20
     ties: Literal["attacker", "defender"] = "defender"
-    attribute_min: int = 0
-    attribute_max: int = 10
-    grade_floors: dict[Literal["normal", "good", "excellent", "masterwork"], int] | None = None
+    attribute_min: DieFace = 0
+    attribute_max: DieFace = 10
+    grade_floors: dict[Literal["normal", "good", "excellent", "masterwork"], DieFace] | None = None
     grade_values: (
-        dict[Literal["mediocre", "normal", "good", "excellent", "masterwork"], int] | None
+        dict[
+            Literal["mediocre", "normal", "good", "excellent", "masterwork"],
+            Annotated[int, Field(ge=-MAX_DIE, le=MAX_DIE)],
+        ]
+        | None
     ) = None
 
     @model_validator(mode="after")
@@ -84,12 +102,12 @@ class OptionsSchema(Schema):
     """``[options]``: the ruling switches and pacing numbers (all optional)."""
 
     distance_metric: DistanceMetric = "chebyshev"
-    trigger_spacing: Annotated[int, Field(ge=0)] = 4
-    decay_minutes: Annotated[int, Field(ge=1)] = 2880
-    minutes_per_tile: Annotated[int, Field(ge=1)] = 1
-    rearm_target: int = 0
-    restore_door_minutes: Annotated[int, Field(ge=0)] = 5
-    pickup_minutes: Annotated[int, Field(ge=0)] = 2
+    trigger_spacing: Annotated[int, Field(ge=0, le=50)] = 4
+    decay_minutes: Annotated[int, Field(ge=1, le=MAX_MINUTES)] = 2880
+    minutes_per_tile: Annotated[int, Field(ge=1, le=1440)] = 1
+    rearm_target: Annotated[int, Field(ge=-MAX_DIE, le=MAX_DIE)] = 0
+    restore_door_minutes: Minutes = 5
+    pickup_minutes: Minutes = 2
     invasions: bool = True
     dice_model: DiceModelSchema = DiceModelSchema()
     invasion_ramp: RampSchema = RampSchema()
@@ -120,40 +138,40 @@ class AttributesSchema(Schema):
 
 class TriggerKindSchema(Schema):
     name: str
-    area: Annotated[int, Field(ge=0)] = 0
+    area: Area = 0
     lever: bool = False
     learn_type: str
-    metal: Annotated[int, Field(ge=0)]
-    build_minutes: Annotated[int, Field(ge=1)]
-    rearm_minutes: Annotated[int, Field(ge=0)]
+    metal: Metal
+    build_minutes: Annotated[int, Field(ge=1, le=MAX_MINUTES)]
+    rearm_minutes: Minutes
 
 
 class MechanismKindSchema(Schema):
     name: str
     effect: Literal["wound", "gas", "hold", "flee", "alarm", "summon"]
     wound: Literal["none", "light", "serious", "critical"] = "none"
-    area: Annotated[int, Field(ge=0)] = 0
-    duration: Annotated[int, Field(ge=0)] = 0
+    area: Area = 0
+    duration: Minutes = 0
     alarm: bool = False
     solid: bool = False
-    metal: Annotated[int, Field(ge=0)]
-    build_minutes: Annotated[int, Field(ge=1)]
-    rearm_minutes: Annotated[int, Field(ge=1)]
+    metal: Metal
+    build_minutes: Annotated[int, Field(ge=1, le=MAX_MINUTES)]
+    rearm_minutes: Annotated[int, Field(ge=1, le=MAX_MINUTES)]
 
 
 class StructureKindSchema(Schema):
     name: str
-    metal: Annotated[int, Field(ge=0)]
-    build_minutes: Annotated[int, Field(ge=1)]
-    delay: Annotated[int, Field(ge=0)] = 0
+    metal: Metal
+    build_minutes: Annotated[int, Field(ge=1, le=MAX_MINUTES)]
+    delay: Minutes = 0
     solid: bool = False
 
 
 class BeingKindSchema(Schema):
     name: str
     attributes: AttributesSchema = AttributesSchema()
-    minutes_per_tile: Annotated[int, Field(ge=1)] = 1
-    carry: Annotated[int, Field(ge=0)] = 0
+    minutes_per_tile: Annotated[int, Field(ge=1, le=1440)] = 1
+    carry: Annotated[int, Field(ge=0, le=MAX_METAL)] = 0
 
 
 class RulesSchema(Schema):

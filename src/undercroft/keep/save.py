@@ -12,19 +12,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import Field, ValidationError, model_validator
+
+from undercroft.core.content import ContentError, Schema, format_key
 from undercroft.core.dice import DiceSampler
-from undercroft.core.events import write_text_atomic
+from undercroft.core.files import PathError, check_input, write_text_atomic
 from undercroft.core.grid import Grid, Pos
 from undercroft.keep import invasion_save
-from undercroft.keep.clock import EventQueue
+from undercroft.keep.clock import MAX_DAYS, EventQueue
 from undercroft.keep.jobs import Task
 from undercroft.keep.ruleset import Ruleset
 from undercroft.keep.stats import Workload
 from undercroft.keep.structures import structure_from_json
 from undercroft.keep.wiring import Wiring
-from undercroft.keep.world import Stockpile, World
+from undercroft.keep.world import Stockpile, World, can_handle
 
 FORMAT = "undercroft-keep-save"
 FORMAT_VERSION = 1
@@ -32,6 +35,104 @@ FORMAT_VERSION = 1
 
 class SaveError(ValueError):
     """A save file that cannot be loaded; names the file and what is wrong."""
+
+
+# -- what a save must look like before it is rebuilt ---------------------------------------
+
+Count = Annotated[int, Field(ge=0)]
+XY = tuple[int, int]
+
+
+class _StockpileSave(Schema):
+    pos: XY
+    metal: Count
+    reserved: Count
+
+    @model_validator(mode="after")
+    def _reserved_is_held(self) -> _StockpileSave:
+        if self.reserved > self.metal:
+            raise ValueError(f"reserved {self.reserved} is more than the metal held, {self.metal}")
+        return self
+
+
+class _QueueSave(Schema):
+    next_seq: Count
+    items: list[
+        tuple[Count, Count, Count, str, list[Any]]
+        | tuple[Count, Count, Count, str, list[Any], Annotated[int, Field(ge=1, le=599)]]
+    ]
+    """[minute, priority, seq, action, args] and, for an item inside its minute, its tick."""
+
+
+class _SaveSchema(Schema):
+    """The top level of a save: types and bounds (a negative clock or metal is refused)."""
+
+    format: Literal["undercroft-keep-save"]
+    format_version: Literal[1]
+    scenario: str
+    seed: Annotated[int, Field(ge=0, le=2**64 - 1)]
+    now: Count
+    ruleset: dict[str, Any]
+    grid: str
+    markers: dict[str, XY]
+    portals: list[XY]
+    sanctum: XY
+    stockpile: _StockpileSave | None
+    lairs: dict[str, XY]
+    rng: dict[str, Any]
+    queue: _QueueSave
+    counters: dict[str, Count]
+    labels: dict[str, str]
+    scenario_days: Annotated[int, Field(ge=1, le=MAX_DAYS)]
+    script: list[dict[str, Any]]
+    beings: list[dict[str, Any]]
+    structures: list[dict[str, Any]]
+    wiring: dict[str, Any]
+    tasks: list[dict[str, Any]]
+    workload: dict[str, Any]
+    events_emitted: Count
+    invasions: dict[str, Any] | None = None
+    """The invasion systems' state (keep.invasion_save); none in a save from before them."""
+
+
+def _schema_problems(text: str) -> list[str]:
+    """Every way the save's top level breaks :class:`_SaveSchema`, as ``key: message``."""
+    try:
+        _SaveSchema.model_validate_json(text)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            loc = tuple(p for p in error["loc"] if isinstance(p, str | int))
+            got = f" (got {error['input']!r})" if error["type"] not in ("missing",) else ""
+            if len(got) > 80:
+                got = ""
+            problems.append(f"{format_key(loc) or '(file)'}: {error['msg']}{got}")
+        return problems
+    return []
+
+
+def _check_places(world: World) -> None:
+    """Everything saved with a place stands on the map; every queued item is one the world
+    knows how to carry out, and none is due before the clock."""
+    grid = world.grid
+    places: list[tuple[str, Pos]] = [("sanctum", world.sanctum)]
+    places += [(f"markers.{k}", p) for k, p in grid.markers.items()]
+    places += [(f"portals[{i}]", p) for i, p in enumerate(world.portals)]
+    places += [(f"lairs.{k}", p) for k, p in world.lairs.items()]
+    if world.stockpile is not None:
+        places.append(("stockpile.pos", world.stockpile.pos))
+    places += [(f"beings: {b.id}", b.pos) for b in world.beings.values()]
+    places += [(f"structures: {s.id}", s.pos) for s in world.structures.values()]
+    for key, pos in places:
+        if not grid.in_bounds(pos):
+            raise ValueError(f"{key}: {[pos.x, pos.y]} is off the {grid.width}x{grid.height} map")
+    for i, (minute, _tick, _priority, _seq, action, _args) in enumerate(sorted(world.queue.items)):
+        if not can_handle(action):
+            raise ValueError(f"queue.items[{i}]: unknown action {action!r}")
+        if minute < world.now:
+            raise ValueError(
+                f"queue.items[{i}]: due at minute {minute}, before the clock ({world.now})"
+            )
 
 
 def _xy(p: Pos) -> list[int]:
@@ -115,14 +216,58 @@ def save(world: World, path: Path) -> None:
     write_text_atomic(path, json.dumps(to_json(world), separators=(",", ":")) + "\n")
 
 
+def _json(value: Any) -> str:
+    """What a JSON value is, in JSON's words."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array"
+
+
 def load(path: Path) -> World:
+    """Read a save back; anything that is not a keep save this version wrote, or that
+    breaks its bounds, is a :class:`SaveError` naming the file and the key."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        check_input(path)
+        text = path.read_text(encoding="utf-8")
+    except PathError as exc:
+        raise SaveError(f"--resume {path}: {exc.reason}") from None
     except OSError as exc:
-        raise SaveError(f"{path}: cannot read the save: {exc.strerror or exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise SaveError(f"{path}:{exc.lineno}: not a JSON save file: {exc.msg}") from exc
+        raise SaveError(f"{path}: cannot read the save: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SaveError(f"{path}: not a keep save: not UTF-8 text ({exc.reason})") from None
     try:
-        return from_json(data)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SaveError(f"{path}: not a usable keep save ({exc})") from exc
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"{path}:{exc.lineno}: not a JSON save file: {exc.msg}") from None
+    except RecursionError:
+        raise SaveError(f"{path}: not a keep save: JSON nested too deeply") from None
+    if not isinstance(data, dict):
+        raise SaveError(f"{path}:1: not a keep save: a save is one JSON object, not {_json(data)}")
+    if data.get("format") != FORMAT or data.get("format_version") != FORMAT_VERSION:
+        raise SaveError(
+            f"{path}:1: format: not a keep save of format version {FORMAT_VERSION} "
+            f"(format {data.get('format')!r}, format_version {data.get('format_version')!r})"
+        )
+    problems = _schema_problems(text)
+    if problems:
+        shown = "; ".join(problems[:5]) + (
+            f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
+        )
+        raise SaveError(f"{path}:1: not a usable keep save: {shown}")
+    try:
+        world = from_json(data)
+        _check_places(world)
+    except ContentError as exc:
+        raise SaveError(
+            f"{path}:1: ruleset: the saved ruleset is not valid: {exc.problems[0]}"
+        ) from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        what = f"the key {exc.args[0]!r} is missing" if isinstance(exc, KeyError) else str(exc)
+        raise SaveError(f"{path}:1: not a usable keep save: {what}") from None
+    return world

@@ -12,7 +12,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from undercroft.core.content import MapDrawing, Schema, register_kind
-from undercroft.keep.clock import ClockError, parse_when
+from undercroft.keep.clock import MAX_DAYS, ClockError, parse_when
+from undercroft.keep.ruleset import Metal, Minutes
 
 Ref = str | list[int]
 """A place or a thing: a map marker (one character), a label, an id, or ``[x, y]``."""
@@ -90,7 +91,7 @@ class AttributeOverrides(Schema):
 
 class StockpileSchema(Schema):
     at: Ref
-    metal: Annotated[int, Field(ge=0)]
+    metal: Metal
 
 
 class MasterSchema(Schema):
@@ -130,7 +131,7 @@ class StructureSchema(Schema):
     at: Ref
     name: str | None = None
     quality: Literal["mediocre", "normal", "good", "excellent", "masterwork"] = "normal"
-    delay: Annotated[int, Field(ge=0)] | None = None
+    delay: Minutes | None = None
     armed: bool = True
 
 
@@ -154,13 +155,13 @@ class ScriptSchema(Schema):
     kind: str | None = None
     at: Ref | None = None
     name: str | None = None
-    delay: Annotated[int, Field(ge=0)] | None = None
+    delay: Minutes | None = None
     structure: str | None = None
     to: Ref | None = None
     target: str | None = None
     path: list[Ref] | None = None
     timer: str | None = None
-    minutes: Annotated[int, Field(ge=0)] | None = None
+    minutes: Minutes | None = None
     door: str | None = None
     hold: bool = True
     lever: str | None = None
@@ -250,8 +251,8 @@ class CampSchema(Schema):
 class KeeperSchema(Schema):
     """What the keeper has to hand: divination charges (K-ARR-01), Watchful Eye (K-ARR-06)."""
 
-    divination: Annotated[int, Field(ge=0)] = 0
-    watchful_eye: Annotated[int, Field(ge=0)] = 0
+    divination: Annotated[int, Field(ge=0, le=1000)] = 0
+    watchful_eye: Annotated[int, Field(ge=0, le=1000)] = 0
 
 
 class ScenarioSchema(Schema):
@@ -261,7 +262,7 @@ class ScenarioSchema(Schema):
     name: str
     description: str = ""
     rules: str | None = None
-    days: Annotated[int, Field(ge=1)] = 30
+    days: Annotated[int, Field(ge=1, le=MAX_DAYS)] = 30
     tiles: MapDrawing
     portals: list[Ref]
     sanctum: Ref

@@ -535,4 +535,10 @@ _HANDLERS: dict[str, Handler] = {
     "adventurer_work": adventuring.on_work,
 }
 
+
+def can_handle(action: str) -> bool:
+    """Whether the world knows how to carry out a queued ``action`` (loading checks saves)."""
+    return action in _HANDLERS
+
+
 __all__ = ["Creature", "Master", "Merchant", "Minion", "Stockpile", "World", "WorldError"]

@@ -143,8 +143,22 @@ FORMATS: dict[str, Callable[[Fields], str | None]] = {
 }
 
 
+class NarrationError(ValueError):
+    """An event the account cannot tell: a field it needs is missing or of the wrong type
+    (a log edited by hand, or not written by undercroft)."""
+
+    def __init__(self, entry: LogEntry, cause: Exception) -> None:
+        self.entry = entry
+        if isinstance(cause, KeyError):
+            what = f"the field {cause.args[0]!r} is missing"
+        else:
+            what = f"a field has the wrong type or value ({cause})"
+        super().__init__(f"the {entry.event.type!r} event (seq {entry.seq}): {what}")
+
+
 def narrate(log: EventLog, *, explain: bool = False) -> Iterator[str]:
-    """The account of a game, line by line."""
+    """The account of a game, line by line; :class:`NarrationError` names an event it
+    cannot tell."""
     turn = None
     moves: dict[str, tuple[int, list[int]]] = {}
 
@@ -161,15 +175,18 @@ def narrate(log: EventLog, *, explain: bool = False) -> Iterator[str]:
             turn = current
             yield f"Turn {turn}"
         event = entry.event
-        if event.type in ("moved", "monster.moved"):
-            actor = str(event.fields.get("actor") or event.fields.get("monster"))
-            count, _ = moves.get(actor, (0, []))
-            step = int(event.fields.get("squares", 1))
-            moves[actor] = (count + step, list(event.fields["to"]))
-            continue
-        if not explain and _routine(entry):
-            continue
-        line = describe(entry)
+        try:
+            if event.type in ("moved", "monster.moved"):
+                actor = str(event.fields.get("actor") or event.fields.get("monster"))
+                count, _ = moves.get(actor, (0, []))
+                step = int(event.fields.get("squares", 1))
+                moves[actor] = (count + step, list(event.fields["to"]))
+                continue
+            if not explain and _routine(entry):
+                continue
+            line = describe(entry)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise NarrationError(entry, exc) from None
         if line is None:
             continue
         yield from flush()
@@ -202,13 +219,21 @@ def describe(entry: LogEntry) -> str | None:
 
 
 def summary_lines(summary: Mapping[str, Any]) -> list[str]:
-    """The headline results of a run."""
-    return [
+    """The headline results of a run: the outcome, who escaped and died, the treasure,
+    and whether the adventure was won (C-END-01: complete, and every goal met) with the
+    goals met and failed."""
+    treasure = f"Treasure carried out: {summary.get('treasure', 0)}"
+    lines = [
         f"Outcome: {summary.get('outcome')}   turns: {summary.get('turns')}   "
         f"Light left: {summary.get('light')}"
         + (f"   ({summary['reason']})" if summary.get("reason") else ""),
         "Escaped: " + (", ".join(name(h) for h in summary.get("escaped", [])) or "nobody"),
         "Dead: " + (", ".join(name(h) for h in summary.get("dead", [])) or "nobody"),
-        f"Treasure carried out: {summary.get('treasure', 0)}"
-        + (f"   goals: {', '.join(summary['goals'])}" if summary.get("goals") else ""),
     ]
+    if "won" not in summary:  # a log written before summaries said whether it was won
+        goals = summary.get("goals")
+        return [*lines, treasure + (f"   goals: {', '.join(goals)}" if goals else "")]
+    met = ", ".join(summary.get("goals_met", [])) or "none"
+    failed = ", ".join(summary.get("goals_failed", [])) or "none"
+    verdict = "won" if summary["won"] else "not won"
+    return [*lines, treasure, f"Adventure {verdict}   goals met: {met}   goals failed: {failed}"]

@@ -1,0 +1,148 @@
+"""What every ``undercroft`` command shares: how it refuses, warns, stops and shows progress.
+
+* :func:`fail` - a user mistake: one paragraph on stderr naming the file, line and field
+  or the option, and exit 2. Never a traceback.
+* :func:`warn` - something the command ignores or doubts, said on stderr; it goes on.
+* :func:`interrupted` and :func:`interruptible` - Ctrl-C: say so, leave no half-written
+  file, exit 130.
+* :func:`check_paths` - the files a command reads and writes, checked before it starts
+  (:mod:`undercroft.core.files`); :func:`writing` - exit 2 if writing one fails anyway.
+* :func:`progress` - a progress bar for long runs, on stderr and only on a terminal, so
+  an account piped from stdout stays clean.
+* :func:`checkpoints` - Ctrl-C during a long loop stops it at the next step boundary.
+"""
+
+from __future__ import annotations
+
+import functools
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NoReturn, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from undercroft.core.files import Named, PathError, check_input, check_outputs
+
+EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+err = Console(stderr=True)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def fail(message: str) -> NoReturn:
+    """Report a user mistake in one paragraph and exit 2."""
+    err.print(f"[bold red]error:[/bold red] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(EXIT_USER_ERROR)
+
+
+def warn(message: str) -> None:
+    """Say what the command ignores or doubts, and go on."""
+    err.print(f"[yellow]warning:[/yellow] {message}", highlight=False, soft_wrap=True)
+
+
+def interrupted(note: str = "nothing was written") -> NoReturn:
+    """Ctrl-C: say what became of the outputs, exit 130."""
+    err.print(f"interrupted: {note}.", highlight=False, soft_wrap=True)
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def interruptible(command: Callable[P, R]) -> Callable[P, R]:
+    """A command that answers Ctrl-C with a message and exit 130 (commands with files to
+    clean up catch the interrupt themselves first and say what they removed)."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            interrupted()
+
+    return run
+
+
+def check_paths(
+    outputs: Named = (), inputs: Named = (), *, streamed: tuple[str, ...] = (), uses: Named = ()
+) -> None:
+    """Exit 2 unless every input is a readable file and every output can be written (not
+    over an input or a file the command ``uses``, not one file for two outputs), before
+    any work starts. ``uses``: paths the command opens itself (a database)."""
+    try:
+        for option, path in inputs:
+            if path is not None:
+                check_input(path, option)
+        check_outputs(outputs, [*inputs, *uses], streamed=streamed)
+    except PathError as exc:
+        fail(str(exc))
+
+
+def writing(option: str, path: Path, write: Callable[[], R]) -> R:
+    """``write()``, or exit 2 naming ``option`` and ``path`` if the file cannot be written
+    (a path checked before the run that changed since, a full disk)."""
+    try:
+        return write()
+    except PathError as exc:
+        fail(f"{option} {path}: {exc.reason}.")
+    except OSError as exc:
+        fail(f"{option} {path}: cannot write: {exc.strerror or exc}.")
+
+
+@contextmanager
+def progress(total: int, what: str, *, wanted: bool = True) -> Iterator[Callable[[], None]]:
+    """A bar counting ``total`` steps of ``what``; yields the function that advances it.
+
+    Shown on stderr when stderr is a terminal (and ``wanted``: a command whose own lines
+    already show progress on the same terminal leaves it out), gone when done.
+    """
+    bar = Progress(
+        TextColumn(what),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not (wanted and err.is_terminal),
+    )
+    task = bar.add_task(what, total=total)
+    with bar:
+        yield lambda: bar.advance(task)
+
+
+@contextmanager
+def checkpoints() -> Iterator[Callable[[], None]]:
+    """Ctrl-C in a long loop: yields ``check()``, which the loop calls between steps and
+    which raises :class:`KeyboardInterrupt` once Ctrl-C was pressed (a second Ctrl-C
+    raises at once).
+
+    The first Ctrl-C only sets a flag: a :class:`KeyboardInterrupt` raised by Python's
+    default handler in the middle of a write to a full pipe was seen to vanish, leaving
+    the run going; a flag cannot be lost. Outside the main thread (no signal handlers
+    there) ``check()`` does nothing and Ctrl-C behaves as usual.
+    """
+    pressed: list[bool] = []
+
+    def check() -> None:
+        if pressed:
+            raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+
+    def on_ctrl_c(signum: int, frame: object) -> None:
+        if pressed:
+            raise KeyboardInterrupt
+        pressed.append(True)
+
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -1,0 +1,31 @@
+"""A policy of one's own, loaded with ``--policy plugin_policy:make`` (test_run_cli.py).
+
+It plays as the built-in ``random`` policy does and counts its decisions per seat, so a
+test can tell that the command line really used it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from undercroft.core.dice import DiceSampler
+from undercroft.crawl.actions import Action
+from undercroft.crawl.ai import RandomPolicy
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import Observation
+
+CALLS: Counter[Seat] = Counter()
+
+
+class Counting:
+    def __init__(self, seat: Seat, rng: DiceSampler) -> None:
+        self.seat = seat
+        self.inner = RandomPolicy(rng)
+
+    def act(self, observation: Observation) -> Action:
+        CALLS[self.seat] += 1
+        return self.inner.act(observation)
+
+
+def make(seat: Seat, rng: DiceSampler) -> Counting:
+    return Counting(seat, rng)

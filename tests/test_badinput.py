@@ -1,0 +1,288 @@
+"""The bad-input corpus (tests/badinput/cases.toml): every case exits 2 (130 for an
+interrupt) with a message naming the file, line and field or the option, no traceback,
+nothing on stdout, and not one file changed.
+
+Each case runs in a fresh folder holding a copy of ``tests/badinput/files`` and whatever
+its setup makes (symlinks, named pipes standing in for device nodes, a campaign database,
+a keep save, event logs). The folder is snapshotted before and after: every entry's kind,
+size, modification time and hash, and where each link points. Cases run in-process with
+typer's ``CliRunner``; the interrupt case runs in a subprocess sent SIGINT.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from undercroft.cli import app
+
+HERE = Path(__file__).resolve().parent / "badinput"
+SRC = Path(__file__).resolve().parents[1] / "src" / "undercroft"
+CASES: list[dict[str, Any]] = tomllib.loads((HERE / "cases.toml").read_text("utf-8"))["case"]
+KINDS = ("content", "cli", "save", "log", "database", "output", "interrupt")
+
+POLICIES = '''\
+"""Policy factories that go wrong in every way a user's might."""
+NOT_A_FACTORY = 42
+
+
+def broken(seat, rng):
+    raise RuntimeError("the factory itself is broken")
+
+
+def no_act(seat, rng):
+    return object()
+
+
+class Cheat:
+    def act(self, observation):
+        from undercroft.crawl.actions import Done
+
+        return Done()
+
+
+def cheat(seat, rng):
+    return Cheat()
+
+
+class Raiser:
+    def act(self, observation):
+        raise ValueError("my policy has a bug")
+
+
+def raiser(seat, rng):
+    return Raiser()
+'''
+PLACEHOLDERS = {
+    "@ARRAYS@": "[" * 2000 + "]" * 2000,
+    "@TABLES@": "{ a = " * 600 + "1" + " }" * 600,
+    "@JSON_ARRAYS@": "[" * 100_000 + "]" * 100_000,
+    "@POLICIES@": POLICIES,
+}
+
+
+# -- what a case starts from (made once, copied into each case's folder) --------------------
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A keep save, a crawl log, a keep log and a campaign database."""
+    from undercroft.crawl.campaign import new
+    from undercroft.keep.world import World
+
+    folder = tmp_path_factory.mktemp("made")
+    world = World.from_scenario("trapworks", seed=0)
+    world.run_days(1)
+    world.save(folder / "save.json")
+    runner = CliRunner()
+    for args in (
+        ["run", "crawl", "--seed", "1", "--quiet", "--log", str(folder / "game.jsonl")],
+        ["run", "keep", "--days", "1", "--quiet", "--log", str(folder / "keep.jsonl")],
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+    new(folder / "c.sqlite", "c1", ["brenna", "garrick", "durn"])
+    return folder
+
+
+def _text(entry: dict[str, Any]) -> str:
+    text = str(entry["text"])
+    for mark, value in PLACEHOLDERS.items():
+        text = text.replace(mark, value)
+    return text
+
+
+def _set(data: Any, path: str, value: Any, drop: bool) -> None:
+    keys: list[Any] = [int(k) if k.isdigit() else k for k in path.split(".")]
+    for key in keys[:-1]:
+        data = data[key]
+    if drop:
+        del data[keys[-1]]
+    else:
+        data[keys[-1]] = value
+
+
+def _edit_lines(path: Path, entry: dict[str, Any]) -> None:
+    data = path.read_bytes()
+    if "keep_bytes" in entry:
+        path.write_bytes(data[: entry["keep_bytes"]])
+    elif "keep_chars" in entry:
+        path.write_bytes(data[: entry["keep_chars"]])
+    elif "keep" in entry:
+        path.write_bytes(b"".join(data.splitlines(keepends=True)[: entry["keep"]]))
+    else:
+        path.write_bytes(b"".join(data.splitlines(keepends=True)[entry["drop_first"] :]))
+
+
+def _edit_event(path: Path, entry: dict[str, Any]) -> None:
+    lines = path.read_text("utf-8").splitlines()
+    for i, line in enumerate(lines):
+        data = json.loads(line)
+        if data.get("type") == entry["type"]:
+            if "drop" in entry:
+                del data[entry["drop"]]
+            else:
+                data[entry["key"]] = entry["value"]
+            lines[i] = json.dumps(data)
+            break
+    else:
+        raise AssertionError(f"{path.name} has no {entry['type']!r} event to edit")
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+
+
+def set_up(case: dict[str, Any], folder: Path, made: Path) -> None:
+    shutil.copytree(HERE / "files", folder, dirs_exist_ok=True)
+    if case.get("save"):
+        shutil.copy(made / "save.json", folder / "save.json")
+    if case.get("log"):
+        shutil.copy(made / "game.jsonl", folder / "game.jsonl")
+        shutil.copy(made / "keep.jsonl", folder / "keep.jsonl")
+    if case.get("campaign"):
+        shutil.copy(made / "c.sqlite", folder / "c.sqlite")
+    for source, target in case.get("shipped", []):
+        shutil.copy(SRC / source, folder / target)
+    for statement in case.get("sql", []):
+        with sqlite3.connect(folder / "c.sqlite") as conn:
+            conn.execute(statement)
+        conn.close()
+    for entry in case.get("sqlite", []):
+        conn = sqlite3.connect(folder / entry["file"])
+        conn.execute(entry["sql"])
+        conn.commit()
+        conn.close()
+    for entry in case.get("write", []):
+        target = folder / entry["file"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if "hex" in entry:
+            target.write_bytes(bytes.fromhex(entry["hex"]))
+        else:
+            target.write_text(_text(entry), "utf-8")
+    for name in case.get("remove", []):
+        (folder / name).unlink()
+    for entry in case.get("edit", []):
+        target = folder / entry["file"]
+        text = target.read_text("utf-8")
+        assert entry["old"] in text, f"{case['id']}: {entry['old']!r} not in {entry['file']}"
+        target.write_text(text.replace(entry["old"], entry["new"], 1), "utf-8")
+    for entry in case.get("json", []):
+        target = folder / entry["file"]
+        data = json.loads(target.read_text("utf-8"))
+        _set(data, entry["path"], entry.get("value"), bool(entry.get("drop")))
+        target.write_text(json.dumps(data), "utf-8")
+    for entry in case.get("json_line", []):
+        target = folder / entry["file"]
+        lines = target.read_text("utf-8").splitlines()
+        data = json.loads(lines[entry["line"] - 1])
+        _set(data, entry["path"], entry.get("value"), bool(entry.get("drop")))
+        lines[entry["line"] - 1] = json.dumps(data)
+        target.write_text("\n".join(lines) + "\n", "utf-8")
+    for entry in case.get("event", []):
+        _edit_event(folder / entry["file"], entry)
+    for entry in case.get("lines", []):
+        _edit_lines(folder / entry["file"], entry)
+    for name in case.get("mkdir", []):
+        (folder / name).mkdir(parents=True)
+    for name in case.get("fifo", []):
+        os.mkfifo(folder / name)
+    for link, target in case.get("symlink", []):
+        (folder / link).symlink_to(target)
+
+
+def snapshot(folder: Path) -> dict[str, tuple[Any, ...]]:
+    """Every entry under ``folder``: its kind, and for a file its size, mtime and hash,
+    for a link where it points (never followed), for a pipe just that it is one."""
+    seen: dict[str, tuple[Any, ...]] = {}
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = Path(root) / name
+            key = str(path.relative_to(folder))
+            st = path.lstat()
+            if path.is_symlink():
+                seen[key] = ("link", os.readlink(path))
+            elif path.is_dir():
+                seen[key] = ("dir",)
+            elif path.is_fifo():
+                seen[key] = ("fifo", st.st_mtime_ns)
+            else:
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                seen[key] = ("file", st.st_size, st.st_mtime_ns, digest)
+    return seen
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    folder = tmp_path / "case"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("UNDERCROFT_DATA", str(tmp_path / "data"))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)  # user policy modules leave no .pyc
+    before = set(sys.modules)
+    yield folder
+    for name in set(sys.modules) - before:
+        module_file = getattr(sys.modules[name], "__file__", None) or ""
+        if module_file.startswith(str(folder)):
+            del sys.modules[name]
+
+
+def run_interrupted(args: list[str], folder: Path) -> tuple[int, str, str]:
+    """Start ``undercroft ARGS``, wait until it is running days, send SIGINT."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "undercroft.cli", *args],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    deadline = time.monotonic() + 30
+    lines = []
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        lines.append(line)
+        if line.split()[:1] == ["2"]:  # the day-2 line: well into the run
+            break
+    process.send_signal(signal.SIGINT)
+    rest, err = process.communicate(timeout=30)
+    return process.returncode, "".join(lines) + rest, err
+
+
+def test_the_corpus_is_large_and_covers_every_kind() -> None:
+    ids = [c["id"] for c in CASES]
+    assert len(ids) == len(set(ids)) and len(ids) > 50
+    assert {c["kind"] for c in CASES} == set(KINDS)
+    assert all(c["expect"] for c in CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_bad_input_is_refused_cleanly(case: dict[str, Any], workspace: Path, made: Path) -> None:
+    set_up(case, workspace, made)
+    before = snapshot(workspace)
+    if case["kind"] == "interrupt":
+        code, out, err = run_interrupted(case["args"], workspace)
+    else:
+        result = CliRunner().invoke(app, case["args"], terminal_width=400)
+        code, out, err = result.exit_code, result.stdout, result.stderr
+        assert result.exception is None or isinstance(result.exception, SystemExit), (
+            f"{type(result.exception).__name__}: {result.exception}"
+        )
+        assert out == "", "a refusal comes before any work, so nothing is printed to stdout"
+    assert code == case.get("exit", 2), f"exit {code}\n{out}\n{err}"
+    assert "Traceback" not in out + err
+    flat = " ".join(err.split())
+    for text in case["expect"]:
+        assert " ".join(text.split()) in flat, f"{text!r} not in:\n{err}"
+    assert snapshot(workspace) == before, "a file changed that the user did not ask to write"

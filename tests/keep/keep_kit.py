@@ -178,7 +178,8 @@ def invade(
 
 
 def adv(world: World, group: Group, m: int = 1) -> Adventurer:
-    found = world.beings[group.members[m - 1]]
+    member_id = group.members[m - 1]
+    found = world.beings.get(member_id) or world.departed.get(member_id)
     assert isinstance(found, Adventurer)
     return found
 

@@ -89,7 +89,7 @@ def test_a_rescue_group_leaves_as_soon_as_the_prisoners_are_free() -> None:
     group = invade(world, member("warrior", 1), goal="rescue_prisoners")
     run_until(world, ended(world, group))
     (freed,) = of(log, "prisoner.freed")
-    prisoner = world.beings[world.labels["held"]]
+    prisoner = world.departed[world.labels["held"]]  # it left with its rescuers
     assert freed["prisoner"] == prisoner.id and prisoner.id in group.members
     assert [g["outcome"] for g in of(log, "invasion.goal")] == ["met"]
     assert of(log, "treasure.taken") == []  # no treasure: they leave at once
@@ -292,3 +292,21 @@ def test_saving_in_the_middle_of_an_invasion_continues_identically(tmp_path: Pat
     resumed.run(straight.now)
     expected = [(e.time, e.event) for e in whole.entries[start:]]
     assert [(e.time, e.event) for e in rest.entries] == expected and expected
+
+
+def test_a_long_run_keeps_only_the_last_invasions_and_its_summary_counts_them_all() -> None:
+    world, log = invaded(HALL, TREASURY, seed=2, director=True)
+    world.run(50 * 1440)
+    summary = world.close_log()
+    arrived = of(log, "invasion.arrived")
+    assert len(arrived) > invasions.KEPT + 10
+    assert summary["invasions"] == len(arrived)
+    assert summary["adventurers"] == sum(len(e["members"]) for e in arrived)
+    assert summary["escaped"] == len(of(log, "adventurer.left"))
+    kinds: Counter[str] = Counter(e["kind"] for e in arrived)
+    assert summary["invasions_by_kind"] == dict(sorted(kinds.items()))
+    assert len(world.invasion.groups) <= invasions.KEPT + 1  # memory stays bounded
+    kept = {m for g in world.invasion.groups.values() for m in g.members}
+    assert set(world.departed) <= kept
+    left = [b for b in world.beings.values() if getattr(b, "where", None) is Whereabouts.LEFT]
+    assert left == []  # those who left are not among the dungeon's beings

@@ -314,9 +314,12 @@ def _print_invasions(world: World, account: InvasionAccount | None, inspect: lis
             table.add_row(*(str(v) for v in row.values()))
         out.print(table)
     for adv_id in inspect:
-        found = world.beings.get(adv_id)
+        found = world.beings.get(adv_id) or world.departed.get(adv_id)
         if not isinstance(found, Adventurer):
-            fail(f"--inspect {adv_id}: no adventurer with that id came in this run.")
+            fail(
+                f"--inspect {adv_id}: no adventurer with that id came in this run (of those "
+                "who left, the last 100 invasions' are kept)."
+            )
         _print_view(learning.view(world, found))
 
 

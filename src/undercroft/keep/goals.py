@@ -282,6 +282,9 @@ def leave(world: World, adv: Adventurer, group: Group) -> None:
             },
         )
     )
+    if not adv.id.startswith("adv:0-"):  # not a freed prisoner: one who came
+        world.invasion.count("escaped")
+    world.invasion.count("treasure", adv.treasure)
     if "cartographer" in adv.traits and adv.faction not in world.invasion.cartographers:
         world.invasion.cartographers.append(adv.faction)  # K-DOOR-02
     gone = all(

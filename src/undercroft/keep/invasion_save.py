@@ -34,6 +34,7 @@ def being(data: Mapping[str, Any]) -> Being:
 def to_json(world: World) -> dict[str, Any]:
     return {
         "state": world.invasion.to_json(),
+        "departed": [a.to_json() for a in world.departed.values()],
         "streams": {name: s.state() for name, s in world.streams.items()},
         "tick": world.tick,
     }
@@ -44,6 +45,8 @@ def restore(world: World, data: Mapping[str, Any] | None) -> None:
     if data is None:
         return
     world.invasion = InvasionState.from_json(data["state"])
+    departed = (Adventurer.from_json(a) for a in data["departed"])
+    world.departed = {a.id: a for a in departed}
     for name, state in data["streams"].items():
         world.streams[str(name)] = DiceSampler.from_state(world.streams[str(name)].seed, state)
     world.tick = int(data["tick"])

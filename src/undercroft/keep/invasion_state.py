@@ -208,6 +208,9 @@ class InvasionState:
     """K-ARR-06: the minute the ghost eye's 24 hours end (-1: none)."""
     waiting: dict[str, list[str]] = field(default_factory=dict)
     """"x,y" -> adventurers waiting for that tile to free up (one body per tile)."""
+    totals: dict[str, Any] = field(default_factory=dict)
+    """Running counts for the summary (invasions, by kind, adventurers, escaped, treasure,
+    goals reached and met): groups and departed adventurers are not all kept."""
     map_epoch: int = 0
     """Counts map changes (survives a save)."""
     route_version: int = 0
@@ -229,6 +232,7 @@ class InvasionState:
             "charges": dict(self.charges),
             "eye_until": self.eye_until,
             "waiting": {k: list(v) for k, v in self.waiting.items()},
+            "totals": dict(self.totals),
             "map_epoch": self.map_epoch,
             "route_version": self.route_version,
             "route_digest": self.route_digest,
@@ -249,7 +253,11 @@ class InvasionState:
             charges={k: int(v) for k, v in data["charges"].items()},
             eye_until=int(data["eye_until"]),
             waiting={k: list(v) for k, v in data["waiting"].items()},
+            totals=dict(data["totals"]),
             map_epoch=int(data["map_epoch"]),
             route_version=int(data["route_version"]),
             route_digest=str(data["route_digest"]),
         )
+
+    def count(self, key: str, by: int = 1) -> None:
+        self.totals[key] = int(self.totals.get(key, 0)) + by

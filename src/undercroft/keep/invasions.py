@@ -228,6 +228,10 @@ def come(
         world.invasion.cartographers.remove(faction)
         group.never_alternate = True  # K-DOOR-02: this next group never goes round
     world.invasion.groups[number] = group
+    totals = world.invasion
+    totals.count("invasions")
+    totals.count(f"kind:{group.kind}")
+    totals.count("adventurers", len(party.members))
     for m, member in enumerate(party.members, start=1):
         adv = new_adventurer(world, number, m, member, faction, portal)
         group.members.append(adv.id)
@@ -382,7 +386,33 @@ def end(world: World, group: Group) -> None:
             },
         )
     )
+    if group.goal_met is not None:
+        world.invasion.count(f"goal:{group.goal_met}")
+    _archive(world, group)
     pending_ready(world)
+
+
+KEPT = 100
+"""The groups (and their departed members) kept once over: the last 100 invasions."""
+
+
+def _archive(world: World, group: Group) -> None:
+    """The members who left go from the dungeon's beings to the departed (their view is
+    still there for a while); groups older than the last :data:`KEPT` are let go, so a long
+    run does not grow without end."""
+    for member_id in group.members:
+        member = world.beings.get(member_id)
+        if isinstance(member, Adventurer) and member.where is Whereabouts.LEFT:
+            del world.beings[member_id]
+            world.departed[member_id] = member
+    old = [
+        n
+        for n, g in world.invasion.groups.items()
+        if g.phase == "ended" and n <= group.number - KEPT
+    ]
+    for number in old:
+        for member_id in world.invasion.groups.pop(number).members:
+            world.departed.pop(member_id, None)
 
 
 # -- the keeper's commands and the scenario's happenings ------------------------------------------

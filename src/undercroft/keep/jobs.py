@@ -146,15 +146,27 @@ def dispatch(world: World) -> None:
             start(world, minion, best)
 
 
+_FEW = 6
+"""Up to this many candidate tasks, a minion's walks are searched one by one."""
+
+
 def _nearest(
     world: World, minion: Minion, candidates: list[Task], tiers: Mapping[TaskKind, int]
 ) -> Task | None:
-    distances = world.distances(minion.pos, movement.passage_for(minion))
+    passage = movement.passage_for(minion)
+    # A few tasks: an A* search each; many: one distance map (the same distances).
+    many = world.distances(minion.pos, passage) if len(candidates) > _FEW else None
     best: tuple[int, int, int, int] | None = None
     chosen = None
     for task in candidates:
         pos = target_pos(world, task)
-        far = 0 if pos == minion.pos else int(distances[pos.y, pos.x])
+        if pos == minion.pos:
+            far = 0
+        elif many is not None:
+            far = int(many[pos.y, pos.x])
+        else:
+            walk = world.walk_distance(minion.pos, pos, passage)
+            far = -1 if walk is None else walk
         if far < 0:
             continue  # unreachable for now
         key = (tiers[task.kind], far, task.created, _number(task.id))

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import MINUTES_PER_DAY, Event
 from undercroft.keep import director
-from undercroft.keep.invaders import Adventurer, Whereabouts
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -201,20 +200,18 @@ def summary(world: World) -> dict[str, Any]:
 
 def invasion_summary(world: World) -> dict[str, Any]:
     """The invasions' headline numbers (in the summary only when invasions are on)."""
-    groups = list(world.invasion.groups.values())
-    members = [b for b in world.beings.values() if isinstance(b, Adventurer) and b.invasion > 0]
+    totals = world.invasion.totals
     work = world.workload
     shown = director.indicator(world)
+    kinds = sorted(k for k in totals if k.startswith("kind:"))
     return {
-        "invasions": len(groups),
-        "invasions_by_kind": {
-            k: sum(g.kind == k for g in groups) for k in sorted({g.kind for g in groups})
-        },
-        "adventurers": len(members),
-        "escaped": sum(m.where is Whereabouts.LEFT for m in members),
-        "treasure_taken": sum(m.treasure for m in members if m.where is Whereabouts.LEFT),
-        "goals_reached": sum(g.goal_met == "reached" for g in groups),
-        "goals_met": sum(g.goal_met == "met" for g in groups),
+        "invasions": int(totals.get("invasions", 0)),
+        "invasions_by_kind": {k[5:]: int(totals[k]) for k in kinds},
+        "adventurers": int(totals.get("adventurers", 0)),
+        "escaped": int(totals.get("escaped", 0)),
+        "treasure_taken": int(totals.get("treasure", 0)),
+        "goals_reached": int(totals.get("goal:reached", 0)),
+        "goals_met": int(totals.get("goal:met", 0)),
         "doors_forced": work.total("doors_forced"),
         "traps_set_off_by_adventurers": work.total("adventurer_traps"),
         "triggers_discovered": work.total("discovered"),

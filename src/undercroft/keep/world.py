@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
+import tcod.path
 from numpy.typing import NDArray
 
 from undercroft import __version__
@@ -120,6 +121,8 @@ class World:
         self.tick = 0
         """The time in ticks of the item being carried out (minute x 600 for minute items)."""
         self.invasion = InvasionState()
+        self.departed: dict[str, Adventurer] = {}
+        """Adventurers of the last invasions who left the map (K-LEARN-07's view of them)."""
         self.bodies: dict[Pos, str] = {}
         """One body per tile (ruling R-K-MOVE-01): who stands where, among tile steppers."""
         self.beings: dict[str, Being] = {}
@@ -144,6 +147,7 @@ class World:
         """Bumped whenever structures or wiring change (trigger lookups are cached by it)."""
         self._circuits: dict[str, Circuit] = {}
         self._paths: dict[DoorPassage, Pathfinder] = {}
+        self._walks: dict[tuple[Pos, Pos, DoorPassage, int], int | None] = {}
         self._distances: dict[tuple[Pos, DoorPassage, int], NDArray[np.int32]] = {}
         self._sight: Sight | None = None
         self._epoch_version = grid.version
@@ -262,14 +266,38 @@ class World:
         return finder
 
     def distances(self, origin: Pos, passage: DoorPassage) -> NDArray[np.int32]:
-        """Walking distances from ``origin`` (cached per grid version; do not modify)."""
+        """Walking distances from ``origin`` to every tile, -1 where there is no way (cached
+        per grid version; do not modify). Searched with python-tcod's ``Pathfinder``: its
+        ``dijkstra2d`` (21.2.2) gives the same map but keeps memory it never frees."""
         key = (origin, passage, self.grid.version)
         found = self._distances.get(key)
         if found is None:
             if len(self._distances) >= 512:
                 self._distances.clear()
-            found = self.pathfinder(passage).distances_from(origin)
+            costs = self.pathfinder(passage).costs()
+            costs[origin.y, origin.x] = max(int(costs[origin.y, origin.x]), 1)
+            graph = tcod.path.SimpleGraph(cost=costs, cardinal=1, diagonal=0)
+            finder = tcod.path.Pathfinder(graph)
+            finder.add_root((origin.y, origin.x))
+            finder.resolve()
+            found = np.array(finder.distance, dtype=np.int32)
+            found[found == np.iinfo(np.int32).max] = -1
             self._distances[key] = found
+        return found
+
+    def walk_distance(self, origin: Pos, goal: Pos, passage: DoorPassage) -> int | None:
+        """The walking distance from ``origin`` to ``goal`` (None: no way), cached per grid
+        version. One A* search a pair: minions weigh a few tasks at a time, so this is
+        cheaper than a distance map, and python-tcod's ``dijkstra2d`` (21.2.2) keeps memory
+        it never frees."""
+        key = (origin, goal, passage, self.grid.version)
+        if key in self._walks:
+            return self._walks[key]
+        if len(self._walks) >= 4096:
+            self._walks.clear()
+        path = self.pathfinder(passage).path(origin, goal)
+        found = None if path is None else len(path)
+        self._walks[key] = found
         return found
 
     def map_epoch(self) -> int:

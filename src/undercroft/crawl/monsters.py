@@ -136,7 +136,9 @@ def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
         return [p for p in squares if nearest_hero(p) is not None]
 
     corner_squares = [p for p in corners(state, corridor) if p not in taken]
-    other_squares = [p for p in state.grid.squares_of(corridor) if state.free(p) and p not in taken]
+    other_squares = [
+        p for p in state.grid.squares_of(corridor) if state.free(p) and p not in taken
+    ]
     options = reachable(corner_squares) or reachable(other_squares)
     if not options:
         return []

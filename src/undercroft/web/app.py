@@ -25,8 +25,8 @@ from starlette.websockets import WebSocketDisconnect
 from undercroft import __version__
 from undercroft.crawl.content import Pack, default_pack
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.state import State
-from undercroft.web.crawl_games import HUMAN, CrawlGame, Pass, check_request, policy_names
+from undercroft.crawl.table import HUMAN, Table
+from undercroft.web.crawl_games import CrawlGame, Pass, check_request, policy_names
 from undercroft.web.hub import Hub, RefusalError
 from undercroft.web.limits import BodyLimit, Limits
 from undercroft.web.replay import ReplayError, crawl_frames, parse_log
@@ -147,10 +147,9 @@ def create_app(
         )
 
         def make(game_id: str) -> CrawlGame:
-            state = State(pack.ruleset(asked.adventure), asked.party)
-            return CrawlGame(
-                game_id, state, seed=asked.seed, adventure=asked.adventure, players=asked.players
-            )
+            ruleset = pack.ruleset(asked.adventure)
+            table = Table(ruleset, asked.party, seed=asked.seed, players=asked.players)
+            return CrawlGame(game_id, table)
 
         game = await anyio.to_thread.run_sync(games.add, make)
         base = str(request.base_url).rstrip("/")

@@ -21,21 +21,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from undercroft.core.dice import DiceSampler
 from undercroft.core.events import EventLog, LogEntry
 from undercroft.crawl.actions import Action, from_json
-from undercroft.crawl.ai import POLICIES, Policy
+from undercroft.crawl.ai import POLICIES
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.plugins import is_plugin
-from undercroft.crawl.runner import play_until, seat_policies
-from undercroft.crawl.state import IllegalActionError, State
+from undercroft.crawl.state import IllegalActionError
+from undercroft.crawl.table import HUMAN, PLAYED_SEATS, Table
 from undercroft.render.narrate import describe
 from undercroft.web.hub import RefusalError
 
-HUMAN = "human"
-PLAYED_SEATS = (Seat.HEROES, Seat.DM)
 MAX_SEED = 2**64 - 1
 TOKEN_BYTES = 32
 """A token is 32 random bytes (256 bits), URL-safe base64: never guessed, never reused."""
@@ -76,46 +73,26 @@ def acts_for(action: Action) -> str | None:
 class CrawlGame:
     """One adventure being played in the server (see the module docstring)."""
 
-    def __init__(
-        self,
-        game_id: str,
-        state: State,
-        *,
-        seed: int,
-        adventure: str,
-        players: Mapping[Seat, str],
-    ) -> None:
+    def __init__(self, game_id: str, table: Table) -> None:
         self.id = game_id
-        self.seed = seed
-        self.adventure = adventure
-        self.players = dict(players)
+        self.table = table
+        self.state = table.state
+        self.log = table.log
+        self.players = table.players
         """Seat -> ``human`` or the policy playing it."""
-        self.state = state
-        self.log = EventLog(state.header(seed, adventure))
-        state.sink = self.log
-        state.start()
-        self.dice = DiceSampler(seed)
-        self.policies: dict[Seat, Policy] = seat_policies(
-            seed,
-            heroes=self._policy(Seat.HEROES),
-            dm=self._policy(Seat.DM),
-        )
         self.tokens: dict[Seat, str] = {
-            seat: new_token() for seat in PLAYED_SEATS if self.players[seat] == HUMAN
+            seat: new_token() for seat in PLAYED_SEATS if table.human(seat)
         }
         self.hero_tokens: dict[str, str] = (
-            {hero: new_token() for hero in state.heroes} if Seat.HEROES in self.tokens else {}
+            {hero: new_token() for hero in table.state.heroes}
+            if Seat.HEROES in self.tokens
+            else {}
         )
         self.lock = threading.Lock()
         self.version = 0
         self.listeners: set[Callable[[], None]] = set()
         self._views: dict[Seat, list[LogEntry]] = {seat: [] for seat in PLAYED_SEATS}
         self._viewed = 0
-        self._advance()
-
-    def _policy(self, seat: Seat) -> str | None:
-        name = self.players[seat]
-        return None if name == HUMAN else name
 
     # -- who is asking ---------------------------------------------------------------
 
@@ -202,18 +179,11 @@ class CrawlGame:
             if who.hero is not None and hero is not None and hero != who.hero:
                 raise RefusalError(403, f"this link plays {who.hero}; that action is for {hero}")
             try:
-                state.apply(action)
+                self.table.apply(action)
             except IllegalActionError:  # listed yet refused: the rules said no, nothing moved
                 raise RefusalError(422, "that action is not legal now") from None
-            self._advance()
+            self.version += 1
             return observe(state, who.seat).to_json()
-
-    def _advance(self) -> None:
-        """Roll the dice and play the policies' seats until a person must act."""
-        play_until(self.state, self.dice, self.policies)
-        if self.state.is_terminal() and self.log.summary is None:
-            self.log.close(self.state.summary())
-        self.version += 1
 
     def notify(self) -> None:
         """Tell the sockets watching this game that it changed (on the server's loop)."""

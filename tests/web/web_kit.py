@@ -91,8 +91,10 @@ def walk(value: Any) -> Any:
             yield from walk(v)
 
 
-def assert_hidden(message: Any, secrets: Secrets) -> None:
-    """A message sent to the heroes (parsed JSON) holds none of ``secrets``."""
+def assert_hidden(message: Any, secrets: Secrets, *, board: bool = True) -> None:
+    """A message sent to the heroes (parsed JSON) holds none of ``secrets``. ``board``:
+    also check that the squares not known now are ``?`` (only for a message of this
+    moment: what the heroes see changes as they move)."""
     text = json.dumps(message)
     for name in secrets.areas:
         assert json.dumps(name) not in text, f"unrevealed area {name!r} sent to the heroes"
@@ -105,9 +107,9 @@ def assert_hidden(message: Any, secrets: Secrets) -> None:
             assert tuple(d["at"]) not in secrets.traps, f"undetected trap {d} sent to the heroes"
         if d.get("type") == "roll":
             assert not d.get("hidden"), "a hidden roll (Detect Traps) sent to the heroes"
-        board = d.get("board")
-        if isinstance(board, str):
-            rows = board.split("\n")
+        drawn = d.get("board")
+        if board and isinstance(drawn, str):
+            rows = drawn.split("\n")
             for x, y in secrets.unknown:
                 assert rows[y][x] == "?", f"square ({x},{y}) shown to the heroes unseen"
 

@@ -57,13 +57,14 @@ function mine(a) {
 async function send(action) {
   if (state.busy) return null;
   state.busy = true;
+  document.body.dataset.busy = "1";
   $("status").textContent = "…";
   try {
     const r = await UC.api("POST", `/api/crawl/games/${gameId}/actions`, token, action);
     if (!r.ok) { $("status").textContent = `refused (${r.status}): ${r.data.error}`; return null; }
     $("status").textContent = "";
     return r.data;
-  } finally { state.busy = false; }
+  } finally { state.busy = false; if (!state.walking) document.body.dataset.busy = "0"; }
 }
 
 // Click-to-move: a path over the squares this seat knows to be open, walked one legal
@@ -94,6 +95,12 @@ function pathTo(obs, hero, goal) {
 }
 
 async function walk(heroId, path) {
+  state.walking = true;
+  document.body.dataset.busy = "1";
+  try { await walkSteps(heroId, path); } finally { state.walking = null; document.body.dataset.busy = "0"; }
+}
+
+async function walkSteps(heroId, path) {
   for (const to of path) {
     const step = state.obs.legal.find((a) => a.action === "Step" && a.hero === heroId && a.to[0] === to[0] && a.to[1] === to[1]);
     if (!step) return;
@@ -195,6 +202,8 @@ function render() {
   $("turn").textContent = `Turn ${obs.turn} · ${obs.step.replace(/_/g, " ")}`;
   $("light").textContent = `Light ${obs.light}`;
   $("seat").textContent = obs.seat === "dm" ? "Dungeon Master" : myHero ? `Heroes: ${UC.name(myHero)}` : "Heroes";
+  const hasActions = (id) => obs.legal.some((a) => a.hero === id);
+  if (!myHero && state.selected && obs.decision === "movement" && !hasActions(state.selected)) state.selected = null;
   if (!state.selected && obs.decision === "movement") {
     const first = obs.legal.find((a) => a.action === "Step" && mine(a)) || obs.legal.find((a) => a.hero && mine(a));
     if (first) state.selected = first.hero;

@@ -250,3 +250,27 @@ def test_the_lobby_starts_a_game_and_gives_a_link_per_seat(chromium: Any, server
     href = page.get_attribute("#heroes-link", "href")
     assert href is not None and "#token=" in href
     page.close()
+
+
+def test_the_keep_viewer_shows_a_trap_firing(chromium: Any, server: Any) -> None:
+    base, _ = server
+    page = chromium.new_page(viewport={"width": 1500, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "/keep")
+    page.wait_for_selector("#scenario option[value=trapworks]", state="attached")
+    page.click("#start")
+    page.wait_for_selector("#board .ks.mechanism")
+    page.click("#next")
+    page.wait_for_function("() => Number(document.body.dataset.minute) > 0")
+    page.select_option("#speed", "1440")
+    page.click("#playpause")
+    page.wait_for_selector('#log li[data-type="trap.fired"]', timeout=20_000)
+    page.click("#playpause")
+    fired = page.locator("#log li[data-type='trap.fired']").first.inner_text()
+    trap = fired.split("trap trap:")[1].split(",")[0]
+    page.locator(f'[data-structure="trap:{trap}"]').click()
+    assert "fired" in page.inner_text("#detail")
+    assert page.locator(".being").count() > 0 and page.locator(".wire").count() > 0
+    assert not errors
+    page.close()

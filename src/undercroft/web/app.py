@@ -9,6 +9,7 @@ so no page is ever rendered with game data in it.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 from importlib.resources import files
 from pathlib import Path
@@ -28,6 +29,7 @@ from undercroft.crawl.engine import Seat
 from undercroft.crawl.table import HUMAN, Table
 from undercroft.web.crawl_games import CrawlGame, Pass, check_request, policy_names
 from undercroft.web.hub import Hub, RefusalError
+from undercroft.web.keep_view import MAX_ADVANCE, KeepWatch, scenarios
 from undercroft.web.limits import BodyLimit, Limits
 from undercroft.web.replay import ReplayError, crawl_frames, parse_log
 
@@ -259,6 +261,69 @@ def create_app(
         finally:
             game.listeners.discard(changed.set)
             reader.cancel()
+
+    # -- keep -------------------------------------------------------------------------
+
+    worlds: Hub[KeepWatch] = Hub("worlds", limits.worlds)
+    app.state.worlds = worlds
+
+    @app.get("/keep", include_in_schema=False)
+    async def keep_page() -> FileResponse:
+        return page("keep.html")
+
+    @app.get("/api/keep/options")
+    async def keep_options() -> dict[str, Any]:
+        """The shipped keep scenarios a world can be started from."""
+        return {"scenarios": scenarios()}
+
+    @app.post("/api/keep/worlds", status_code=201)
+    async def new_world(request: Request) -> JSONResponse:
+        """Start a keep world from a shipped scenario: 201 ``{"id", "token"}``."""
+        data = await read_json(request)
+        if not isinstance(data, dict):
+            raise RefusalError(422, "the body must be a JSON object")
+        scenario = data.get("scenario", "trapworks")
+        if scenario not in scenarios():
+            raise RefusalError(422, f"scenario: one of {', '.join(scenarios())}")
+        seed = data.get("seed", 1)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise RefusalError(422, "seed: an integer from 0 to 2^63 - 1")
+        watch = await anyio.to_thread.run_sync(
+            worlds.add, lambda world_id: KeepWatch(world_id, scenario, seed)
+        )
+        return JSONResponse({"id": watch.id, "token": watch.token}, status_code=201)
+
+    def world_of(request: Request, world_id: str) -> KeepWatch:
+        watch = worlds.get(world_id)
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(
+            token.strip().encode(), watch.token.encode()
+        ):
+            raise RefusalError(401, "no valid token for this world (Authorization: Bearer TOKEN)")
+        return watch
+
+    @app.get("/api/keep/worlds/{world_id}/view")
+    async def world_view(request: Request, world_id: str) -> dict[str, Any]:
+        """The map, structures, wiring, beings, clock, latest log lines and trap records."""
+        watch = world_of(request, world_id)
+        return await anyio.to_thread.run_sync(watch.view)
+
+    @app.post("/api/keep/worlds/{world_id}/advance")
+    async def world_advance(request: Request, world_id: str) -> dict[str, Any]:
+        """``{"minutes": N}`` (1 to a week) or ``{"next": true}``; the new view."""
+        watch = world_of(request, world_id)
+        data = await read_json(request)
+        minutes = data.get("minutes") if isinstance(data, dict) else None
+        if isinstance(data, dict) and data.get("next") is True:
+            minutes = None
+        elif (
+            isinstance(minutes, bool)
+            or not isinstance(minutes, int)
+            or not (1 <= minutes <= MAX_ADVANCE)
+        ):
+            raise RefusalError(422, f'{{"minutes": 1 to {MAX_ADVANCE}}} or {{"next": true}}')
+        result: dict[str, Any] = await anyio.to_thread.run_sync(watch.advance, minutes)
+        return result
 
     return app
 

@@ -84,9 +84,7 @@ class CrawlGame:
             seat: new_token() for seat in PLAYED_SEATS if table.human(seat)
         }
         self.hero_tokens: dict[str, str] = (
-            {hero: new_token() for hero in table.state.heroes}
-            if Seat.HEROES in self.tokens
-            else {}
+            {hero: new_token() for hero in table.state.heroes} if Seat.HEROES in self.tokens else {}
         )
         self.lock = threading.Lock()
         self.version = 0

@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck bench lock clean install
+.PHONY: demo test lint typecheck bench lock clean install browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,23 @@ install: $(STAMP) $(NATIVE)
 demo: install
 	$(BIN)/undercroft demo
 
+# The browser tests drive Debian's chromium: install it when it is missing and we can (root
+# and apt-get). Never fails the build: without it the browser tests skip and say how.
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "browser: installing Debian's chromium for the browser tests (once)"; \
+	    ( apt-get update -qq >/dev/null 2>&1 && \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	        chromium >/dev/null 2>&1 ) || \
+	    echo "browser: could not install chromium; the browser tests will be skipped"; \
+	  else \
+	    echo "browser: no /usr/bin/chromium and no root apt-get; the browser tests will be skipped"; \
+	  fi; \
+	fi
+
 # The suite runs twice: with the compiled modules (if built) and as pure Python.
-test: install
+test: install browser
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy src
 	$(BIN)/python -m pytest -q

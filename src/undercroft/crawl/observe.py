@@ -21,7 +21,7 @@ from a view, so there is one place that decides what a seat sees.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol, TypeVar
 
@@ -615,3 +615,12 @@ def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
         for key in BLIND_FIELDS:
             fields.pop(key, None)
     return LogEntry(entry.seq, entry.time, Event(event.type, event.rules, fields))
+
+
+def observe_entries(entries: Iterable[LogEntry], seat: Seat, first_seq: int = 0) -> list[LogEntry]:
+    """The log lines ``seat`` may read (:func:`observe_entry`), renumbered ``first_seq``,
+    ``first_seq + 1``, ... so a seat's log keeps the contract (no gaps in ``seq``). The
+    filter looks at one line at a time, so a growing log can be viewed piece by piece."""
+    seen = (observe_entry(entry, seat) for entry in entries)
+    kept = [entry for entry in seen if entry is not None]
+    return [LogEntry(first_seq + i, e.time, e.event) for i, e in enumerate(kept)]

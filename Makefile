@@ -17,9 +17,17 @@ $(STAMP): $(BIN)/python requirements-dev.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-install: $(STAMP)
+# The compiled build of the crawl engine's hot modules (undercroft.native, mypyc): rebuilt
+# when a compiled module changes. Without a C compiler everything runs as Python.
+NATIVE := build/native/SOURCES.sha256
+NATIVE_SOURCES := $(shell $(PYTHON) -c "import re,sys; t=open('src/undercroft/native.py').read(); print(' '.join('src/undercroft/'+m for m in re.findall(r'\"((?:core|crawl)/\w+\.py)\"', t)))")
 
-demo: $(STAMP)
+$(NATIVE): $(STAMP) src/undercroft/native.py $(NATIVE_SOURCES)
+	$(BIN)/python -m undercroft.native build || echo "(compiled build failed: undercroft runs as pure Python)"
+
+install: $(STAMP) $(NATIVE)
+
+demo: install
 	$(BIN)/undercroft demo
 
 # The browser tests drive Debian's chromium: install it when it is missing and we can (root
@@ -37,10 +45,12 @@ browser:
 	  fi; \
 	fi
 
-test: $(STAMP) browser
+# The suite runs twice: with the compiled modules (if built) and as pure Python.
+test: install browser
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy src
 	$(BIN)/python -m pytest -q
+	UNDERCROFT_PURE=1 $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
@@ -57,4 +67,5 @@ lock:
 	rm -rf .lockvenv
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build
+

@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from undercroft.core.dice import DiceSampler, derive_seed
-from undercroft.core.events import EventLog
+from undercroft.core.events import EventLog, EventSink
 from undercroft.crawl.actions import Roll
 from undercroft.crawl.ai import Policy, make_policy
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.observe import observe
+from undercroft.crawl.observe import View, observe
 from undercroft.crawl.ruleset import Ruleset
 from undercroft.crawl.state import State
 
@@ -40,14 +40,21 @@ def play(
     scenario: str | None = None,
     max_decisions: int = 100_000,
     gear: Mapping[str, Sequence[str]] | None = None,
+    sink: EventSink | None = None,
 ) -> RunResult:
     """Play one adventure to its end and return the final state (and log).
 
-    ``gear`` gives heroes the items they carry in from a campaign (C-SETUP-04).
+    ``gear`` gives heroes the items they carry in from a campaign (C-SETUP-04). ``sink``
+    takes the events instead of an in-memory log (``log`` is then ignored and
+    ``RunResult.log`` is ``None``): a metrics collector that looks at each event as it
+    comes and keeps what it counts, or a :class:`~undercroft.core.events.StreamingLog`.
+    The fastest games are ``log=False``: no event is built at all.
     """
     state = State(ruleset, party, gear=gear)
     events: EventLog | None = None
-    if log:
+    if sink is not None:
+        state.sink = sink
+    elif log:
         events = EventLog(state.header(seed, scenario))
         state.sink = events
     state.start()
@@ -95,7 +102,10 @@ def play_until(
         policy = policies.get(seat)
         if policy is None:
             break
-        state.apply(policy.act(observe(state, seat)))
+        # Built-in policies read a lazy view (the fields they ask for); any other policy
+        # gets the full observation, which it may keep.
+        seen = View(state, seat) if getattr(policy, "reads_views", False) else observe(state, seat)
+        state.apply(policy.act(seen))  # type: ignore[arg-type]
         decisions += 1
         if decisions >= max_decisions:
             raise RuntimeError(f"no end after {max_decisions} decisions (turn {state.turn})")

@@ -8,6 +8,7 @@ heroes' seat sees only what the heroes' observer gives (``observe``, ``observe_e
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Annotated, Any, TextIO
@@ -35,7 +36,8 @@ SEATS = {"heroes": (Seat.HEROES,), "dm": (Seat.DM,), "both": (Seat.HEROES, Seat.
 
 def label(action: Action, obs: Observation) -> str:
     """A short sentence for a legal action."""
-    fields = {k: v for k, v in vars(action).items()}
+    # dataclasses.fields, not vars(): a compiled action (undercroft.native) has no __dict__.
+    fields = {f.name: getattr(action, f.name) for f in dataclasses.fields(action)}
     who = fields.pop("hero", None) or fields.pop("monster", None) or fields.pop("giver", None)
     head = f"{name(who)}: " if who else ""
     kind = type(action).__name__

@@ -1,32 +1,45 @@
-"""Time the keep world: simulated days per second, quiet days, and the workload scaling.
+"""Time the keep world: simulated days per second with invasions on and off, quiet days,
+a day with an invasion of five, and the workload scaling.
 
-Runs the shipped ``trapworks`` (20 traps) and ``trapworks-40`` (40 traps) scenarios for 30
-days over a few seeds, an empty dungeon (the trapworks map, nothing built, nobody working)
-for many days, and the trapworks map with one trap and one Traps-job minion for ten years
-(quiet days: a rearm every 2 days), printing simulated days per second (median over seeds),
-queue items per simulated day, and the K-DECAY-04 workload of both scenarios with the
-40/20 ratio.
+* every shipped scenario (``trapworks``, ``trapworks-40``, ``warrens``) for ``--days`` days
+  over ``--seeds`` seeds, invasions off and on: simulated days per second (median over
+  seeds), queue items a day, invasions and adventurers;
+* quiet days: an empty dungeon (nothing due) and the trapworks map with one trap and one
+  Traps-job minion for ten years (a rearm every 2 days), invasions off;
+* a day with an invasion of five: trapworks on day 10 (its rearming is steady by then),
+  five level-3 adventurers arriving at midnight and nothing else coming (a Rite of Storms
+  holds the director), the time of that whole day against the same day without them;
+* ``--against SRC``: the quiet-day figures of another checkout's ``src`` (for example a
+  ``git worktree`` of main) measured in the same run, side by side;
+* the K-DECAY-04 workload of the two trapworks scenarios with the 40/20 ratio.
 
-    .venv/bin/python benchmarks/bench_keep.py [--days 30] [--seeds 5] [--quiet-days 100000]
+    .venv/bin/python benchmarks/bench_keep.py [--days 30] [--seeds 5] [--against /tmp/main/src]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
 from typing import Any
 
-from undercroft.keep import trapworks
-from undercroft.keep.scenario import build_world, world_from_text
+from undercroft.keep import invasions, trapworks
+from undercroft.keep.parties import MemberDraw
+from undercroft.keep.scenario import build_world, shipped, world_from_text
+
+FIVE = ("warrior", "rogue", "ranger", "cleric", "warrior")
 
 
-def run(name: str, seed: int, days: int) -> tuple[float, dict[str, Any], int]:
-    world = build_world(name, seed=seed)
+def run(name: str, seed: int, days: int, on: bool) -> tuple[float, dict[str, Any], int]:
+    world = build_world(name, seed=seed, options={"invasions": on})
     world.open_log()
-    start = time.perf_counter()
+    start = time.process_time()
     world.run_days(days)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return elapsed, world.close_log(), world.queue.next_seq
 
 
@@ -58,45 +71,115 @@ path = ["plate", "blades"]
     )
 
 
+QUIET = """
+import json, time
+from undercroft.keep import trapworks
+from undercroft.keep.scenario import build_world, world_from_text
+text = QUIET_TEXT
+options = OPTIONS
+out = {}
+empty = world_from_text(text[: text.index("[[minion]]")], options=options)
+t = time.process_time(); empty.run_days(100_000); out["empty_100k_days_s"] = time.process_time() - t
+one = world_from_text(text, seed=0, options=options); one.open_log()
+t = time.process_time(); one.run_days(3650)
+out["one_trap_days_per_s"] = 3650 / (time.process_time() - t)
+per_day = []
+for seed in range(SEEDS):
+    w = build_world("trapworks", seed=seed, options=options); w.open_log()
+    t = time.process_time(); w.run_days(30); per_day.append((time.process_time() - t) / 30)
+out["trapworks_ms_per_day"] = 1000 * sorted(per_day)[len(per_day) // 2]
+print(json.dumps(out))
+"""
+
+
+def quiet_days(src: str | None, seeds: int) -> dict[str, float]:
+    """The quiet-day figures, measured in a fresh process with ``src`` first on the path."""
+    # Main's scenarios know no "invasions" option semantics beyond off; it was always off.
+    options = "{}" if src else '{"invasions": False}'
+    code = (
+        QUIET.replace("QUIET_TEXT", repr(quiet_world_text()))
+        .replace("OPTIONS", options)
+        .replace("SEEDS", str(seeds))
+    )
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    found = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return json.loads(found.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def day_with_five(seed: int, *, with_them: bool) -> float:
+    """CPU seconds of day 10 of trapworks with (or without) five level-3 adventurers."""
+    world = build_world("trapworks", seed=seed)
+    world.open_log()
+    world.invasion.director.token += 1  # nothing comes but them:
+    world.invasion.director.rite_until = 10**9  # a Rite of Storms holds the director
+    world.run_days(9)
+    start = time.process_time()
+    if with_them:
+        members = tuple(MemberDraw(c, 3, ()) for c in FIVE)
+        group = invasions.come(world, "normal", members=members)
+    world.run_days(1)
+    elapsed = time.process_time() - start
+    if with_them:
+        assert group.phase == "ended", "the five did not finish within the day"
+    return elapsed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--seeds", type=int, default=5)
-    parser.add_argument("--quiet-days", type=int, default=100_000)
+    parser.add_argument("--against", help="another checkout's src folder (quiet days)")
     args = parser.parse_args()
 
-    results: dict[str, list[tuple[float, dict[str, Any], int]]] = {}
-    for name in ("trapworks", "trapworks-40"):
-        results[name] = [run(name, seed, args.days) for seed in range(args.seeds)]
-        times = [r[0] for r in results[name]]
-        items = statistics.median(r[2] for r in results[name]) / args.days
-        print(
-            f"{name:>13}: {args.days / statistics.median(times):8.1f} simulated days/s "
-            f"({statistics.median(times) * 1000:.0f} ms for {args.days} days, "
-            f"{items:.0f} queue items a day, median of {args.seeds} seeds)"
-        )
+    print(f"scenarios, {args.days} days, median of {args.seeds} seeds (CPU time):")
+    results: dict[tuple[str, bool], list[tuple[float, dict[str, Any], int]]] = {}
+    for name in shipped():
+        for on in (False, True):
+            runs = [run(name, seed, args.days, on) for seed in range(args.seeds)]
+            results[(name, on)] = runs
+            seconds = statistics.median(r[0] for r in runs)
+            items = statistics.median(r[2] for r in runs) / args.days
+            extra = ""
+            if on:
+                came = statistics.median(r[1]["invasions"] for r in runs)
+                people = statistics.median(r[1]["adventurers"] for r in runs)
+                extra = f", {came:.0f} invasions, {people:.0f} adventurers"
+            print(
+                f"  {name:>13} invasions {'on ' if on else 'off'}: "
+                f"{args.days / seconds:8.1f} days/s ({1000 * seconds / args.days:5.1f} ms a day, "
+                f"{items:.0f} queue items a day{extra})"
+            )
 
-    empty = world_from_text(quiet_world_text()[: quiet_world_text().index("[[minion]]")])
-    start = time.perf_counter()
-    empty.run_days(args.quiet_days)
-    elapsed = time.perf_counter() - start
+    five = [day_with_five(seed, with_them=True) for seed in range(args.seeds * 2)]
+    alone = [day_with_five(seed, with_them=False) for seed in range(args.seeds * 2)]
     print(
-        f"{'empty':>13}: {args.quiet_days} days with nothing due in {elapsed * 1e6:.0f} us "
-        f"({empty.queue.next_seq} queue items: the clock jumps, it does not tick)"
-    )
-    quiet = world_from_text(quiet_world_text(), seed=0)
-    quiet.open_log()
-    years = 10
-    start = time.perf_counter()
-    quiet.run_days(365 * years)
-    elapsed = time.perf_counter() - start
-    print(
-        f"{'one trap':>13}: {365 * years / elapsed:8.0f} simulated days/s "
-        f"({years} years, {quiet.queue.next_seq / (365 * years):.1f} queue items a day, "
-        f"{quiet.events_emitted} events)"
+        f"\na day of trapworks with an invasion of five: {1000 * statistics.median(five):.1f} ms "
+        f"(min {1000 * min(five):.1f}); the same day without them: "
+        f"{1000 * statistics.median(alone):.1f} ms"
     )
 
-    print("\nK-DECAY-04 workload over", args.days, "days (mean over seeds):")
+    print("\nquiet days (invasions off):")
+    mine = quiet_days(None, args.seeds)
+    other = quiet_days(args.against, args.seeds) if args.against else None
+    for key, label in (
+        ("trapworks_ms_per_day", "trapworks, ms a day"),
+        ("one_trap_days_per_s", "one trap, one minion: days/s"),
+        ("empty_100k_days_s", "empty dungeon, 100,000 days: s"),
+    ):
+        line = f"  {label:>34}: {mine[key]:10.4g}"
+        if other is not None:
+            line += f"   (against {args.against}: {other[key]:.4g})"
+        print(line)
+    text = quiet_world_text()
+    empty = world_from_text(text[: text.index("[[minion]]")], options={"invasions": False})
+    empty.run_days(1000)
+    print(f"  {'queue items, 1000 empty days':>34}: {empty.queue.next_seq:10d}")
+
+    print("\nK-DECAY-04 workload over", args.days, "days, invasions off (mean over seeds):")
     keys = (
         "rearms_per_day",
         "traps_job_minion_hours_per_day",
@@ -106,8 +189,8 @@ def main() -> None:
     )
     print(f"{'':>32}{'20 traps':>10}{'40 traps':>10}{'ratio':>8}")
     for key in keys:
-        a = statistics.mean(r[1][key] for r in results["trapworks"])
-        b = statistics.mean(r[1][key] for r in results["trapworks-40"])
+        a = statistics.mean(r[1][key] for r in results[("trapworks", False)])
+        b = statistics.mean(r[1][key] for r in results[("trapworks-40", False)])
         print(f"{key:>32}{a:10.2f}{b:10.2f}{b / a if a else 0:8.2f}")
 
 

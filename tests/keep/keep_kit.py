@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos
-from undercroft.keep import building
+from undercroft.keep import building, invasions, stepping
 from undercroft.keep.actors import Creature, Job, Merchant, Minion
 from undercroft.keep.commands import CommandResult, Connect
+from undercroft.keep.invaders import Adventurer, Whereabouts
+from undercroft.keep.invasion_state import Group
+from undercroft.keep.parties import MemberDraw
 from undercroft.keep.scenario import world_from_text
 from undercroft.keep.structures import Structure
 from undercroft.keep.world import World
@@ -78,10 +81,13 @@ def make_world(
     seed: int = 0,
     options: dict[str, Any] | None = None,
 ) -> tuple[World, EventLog]:
-    """A world from a drawn map plus scenario TOML, logging in memory."""
+    """A world from a drawn map plus scenario TOML, logging in memory.
+
+    Invasions are off unless ``options`` turns them on: these worlds test one rule at a time.
+    """
     body = textwrap.dedent(tiles).strip("\n")
     text = HEADER + f'tiles = """\n{body}\n"""\n' + textwrap.dedent(extra)
-    world = world_from_text(text, seed=seed, options=options)
+    world = world_from_text(text, seed=seed, options={"invasions": False, **(options or {})})
     log = world.open_log()
     assert isinstance(log, EventLog)
     return world, log
@@ -132,3 +138,107 @@ def kinds(log: EventLog, skip: Iterable[str] = ("roll", "chance")) -> list[str]:
 def fired(log: EventLog) -> list[str]:
     """The traps that fired, in order."""
     return [e["trap"] for e in of(log, "trap.fired")]
+
+
+# -- invasions ----------------------------------------------------------------------------------
+
+
+def invaded(
+    tiles: str = HALL,
+    extra: str = "",
+    *,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    director: bool = False,
+) -> tuple[World, EventLog]:
+    """A drawn world with invasions on; the director is silenced unless ``director``
+    (groups then come only when a test brings them, with :func:`invade`)."""
+    world, log = make_world(tiles, extra, seed=seed, options={"invasions": True, **(options or {})})
+    if not director:
+        world.invasion.director.token += 1  # its queued start goes stale
+    return world, log
+
+
+def member(klass: str = "warrior", level: int = 1, *traits: str) -> MemberDraw:
+    return MemberDraw(klass, level, tuple(traits))
+
+
+def invade(
+    world: World,
+    *members: MemberDraw,
+    goal: str = "kill_master",
+    faction: str | None = None,
+    portal: tuple[int, int] | None = None,
+) -> Group:
+    """A group arrives now with exactly these members (a scripted invasion)."""
+    at = Pos(*portal) if portal else None
+    return invasions.come(
+        world, "normal", members=members or (member(),), goal=goal, faction=faction, portal=at
+    )
+
+
+def adv(world: World, group: Group, m: int = 1) -> Adventurer:
+    member_id = group.members[m - 1]
+    found = world.beings.get(member_id) or world.departed.get(member_id)
+    assert isinstance(found, Adventurer)
+    return found
+
+
+def stand(world: World, who: Adventurer, x: int, y: int) -> None:
+    """Put an adventurer on the map at (x, y), standing (its queued steps go stale)."""
+    who.where = Whereabouts.IN
+    who.present = True
+    who.step_gen += 1
+    if world.bodies.get(who.pos) == who.id:
+        del world.bodies[who.pos]
+    stepping.place(world, who, Pos(x, y))
+
+
+def run_until(world: World, done: Callable[[], bool], minutes: int = 24 * 60) -> None:
+    """Run minute by minute until ``done()`` (failing the test after ``minutes``)."""
+    for _ in range(minutes):
+        if done():
+            return
+        world.run(world.now + 1)
+    raise AssertionError(f"not done after {minutes} minutes")
+
+
+def ended(world: World, group: Group) -> Callable[[], bool]:
+    return lambda: group.phase == "ended"
+
+
+def track(world: World, who: Adventurer, minutes: int) -> list[Pos]:
+    """Where ``who`` stood at each tick-ordered step over ``minutes`` (sampled each minute
+    and at every change)."""
+    seen: list[Pos] = []
+    for _ in range(minutes):
+        world.run(world.now + 1)
+        if not seen or seen[-1] != who.pos:
+            seen.append(who.pos)
+        if who.where is Whereabouts.LEFT:
+            break
+    return seen
+
+
+def record_steps(monkeypatch: Any) -> dict[str, list[Pos]]:
+    """Every tile each adventurer steps into (patched into ``stepping``), in order."""
+    steps: dict[str, list[Pos]] = {}
+    real_move, real_swap, real_place = stepping.move, stepping.swap, stepping.place
+
+    def move(world: World, who: Adventurer, to: Pos) -> None:
+        steps.setdefault(who.id, []).append(to)
+        real_move(world, who, to)
+
+    def swap(world: World, a: Adventurer, b: Adventurer) -> None:
+        steps.setdefault(a.id, []).append(b.pos)
+        steps.setdefault(b.id, []).append(a.pos)
+        real_swap(world, a, b)
+
+    def place(world: World, who: Adventurer, pos: Pos) -> None:
+        steps.setdefault(who.id, []).append(pos)
+        real_place(world, who, pos)
+
+    monkeypatch.setattr(stepping, "move", move)
+    monkeypatch.setattr(stepping, "swap", swap)
+    monkeypatch.setattr(stepping, "place", place)
+    return steps

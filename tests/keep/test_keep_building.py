@@ -130,3 +130,39 @@ def test_a_scenario_without_a_path_is_refused() -> None:
     with pytest.raises(ContentError) as caught:
         make_world(sealed)
     assert "K-PATH-01" in str(caught.value)
+
+
+@pytest.mark.rule("K-BUILD-01", "R-K-BUILD-01")
+def test_a_site_needing_several_hauls_gets_exactly_its_metal() -> None:
+    # One kobold carrying 3 a trip for a 6-metal coil: two hauls, never a third one.
+    world, log = make_world(HALL, "stockpile = { at = [1, 1], metal = 6 }\n")
+    minion(world, 2, 1, job=Job.CHORES)
+    assert world.stockpile is not None
+    lowest = world.stockpile.metal
+    assert world.command(Build("electric_coil", Pos(5, 4))).accepted
+    for _ in range(240):
+        world.run(world.now + 1)
+        lowest = min(lowest, world.stockpile.metal, world.stockpile.free)
+    delivered = [e["metal"] for e in of(log, "metal.delivered")]
+    assert sum(delivered) == 6 and len(delivered) == 2
+    assert (world.stockpile.metal, world.stockpile.reserved) == (0, 0)
+    assert lowest >= 0
+
+
+@pytest.mark.rule("K-PATH-01")
+def test_a_walker_goes_round_a_barricade_finished_on_its_way() -> None:
+    from keep_kit import put
+
+    from undercroft.keep import visitors
+
+    world, _ = make_world(TWO_GAPS)
+    wolf = visitors.arrive(world, "wolf", Pos(5, 0), [Pos(7, 5)])
+    world.run(world.now + 2)
+    assert wolf.walk is not None and Pos(7, 3) in wolf.walk.path  # the short way, by x=7
+    put(world, "barricade", 7, 3)
+    seen = set()
+    for _ in range(30):
+        world.run(world.now + 1)
+        seen.add(wolf.pos_at(world.now))
+    assert Pos(7, 3) not in seen and Pos(2, 3) in seen  # round by the other gap
+    assert Pos(7, 5) in seen

@@ -24,7 +24,7 @@ def test_run_keep_prints_each_day_and_the_workload(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["day", "rearms"])
-    days = [line.split() for line in lines[header + 1 : header + 5]]
+    days = [line.split() for line in lines[header + 1 :] if line[:4].strip().isdigit()][:4]
     assert [d[0] for d in days] == ["1", "2", "3", "4"]
     written = read_log(log)
     assert written.summary is not None
@@ -68,7 +68,7 @@ def test_save_and_resume_from_the_command_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--invasions", "on"], "invasions are not part of this version"),
+        (["--resume", "w.json", "--invasions", "on"], "--invasions cannot change a saved"),
         (["--invasions", "maybe"], "--invasions must be 'on' or 'off'"),
         (["--scenario", "no-such-place"], "no such scenario file"),
         (["--resume", "missing.json"], "--resume missing.json: no such file"),
@@ -94,3 +94,44 @@ def test_a_bad_scenario_names_file_line_and_key(tmp_path: Path) -> None:
     assert f"{bad}:13: minion[0].at: 'q' is not a map marker" in result.stderr
     check = runner.invoke(app, ["check", str(bad)])
     assert check.exit_code == 0  # the schema is fine; the marker is checked when it is built
+
+
+@pytest.mark.rule("K-TIME-01", "K-ARR-05", "K-LEARN-07")
+def test_invasions_are_on_by_default_with_an_account_a_summary_and_a_view(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    args = ["run", "keep", "--days", "5", "--seed", "3", "--log", str(log)]
+    result = runner.invoke(app, [*args, "--inspect", "adv:2-1"], terminal_width=160)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "invasions on" in out.splitlines()[0]
+    written = read_log(log)
+    arrived = [e for e in written.entries if e.event.type == "invasion.arrived"]
+    first = arrived[0].event.fields
+    assert first["number"] == 1 and arrived[0].time.day == 2  # type: ignore[union-attr]
+    assert f"invasion 1 ({first['kind']}) arrived from {first['from']}" in out
+    assert "sighted by" in out and "indicator:" in out
+    assert "Invasions" in out and " out" in out  # the summary per invasion
+    summary = written.summary.results if written.summary else {}
+    assert summary["invasions"] == len(arrived) and "invasions" in out
+    assert "adv:2-1" in out and "to discover:" in out and "Block:" in out
+
+
+def test_invasions_off_prints_no_account() -> None:
+    result = runner.invoke(
+        app, ["run", "keep", "--days", "3", "--invasions", "off"], terminal_width=160
+    )
+    assert result.exit_code == 0, result.output
+    assert "invasions off" in result.stdout and "invasion 1" not in result.stdout
+    assert "Invasions" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--inspect", "hero:1"], "an adventurer is named adv:N-M"),
+        (["--days", "1", "--inspect", "adv:9-9"], "no adventurer with that id came"),
+    ],
+)
+def test_bad_inspect_ids_exit_2(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["run", "keep", *args], terminal_width=200)
+    assert result.exit_code == 2 and message in result.stderr

@@ -93,5 +93,9 @@ def test_every_command_has_a_distinct_logged_name() -> None:
             "set_job",
             "set_stance",
             "order_attack",
+            "rite_of_storms",
+            "answer_fugitive",
+            "divine",
+            "watchful_eye",
         ]
     )

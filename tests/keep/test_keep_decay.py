@@ -89,7 +89,7 @@ def test_levers_never_run_out_but_their_mechanism_does() -> None:
 
 
 def run_summary(name: str, seed: int) -> dict[str, float]:
-    world = build_world(name, seed=seed)
+    world = build_world(name, seed=seed, options={"invasions": False})  # the dungeon alone
     world.open_log()
     world.run_days(30)
     return world.close_log()

@@ -162,3 +162,45 @@ def test_the_example_in_the_user_guide_runs() -> None:
     assert world.close_log()["traps_fired"] >= 1  # the wolf steps on the plate
     commands = [e.event.fields for e in log.entries if e.event.type == "command"]
     assert [(c["command"], c["accepted"]) for c in commands] == [("disarm_lock", True)]
+
+
+@pytest.mark.rule("K-TIME-05", "K-TIME-07", "K-SIZE-02", "K-ARR-01", "K-ARR-06")
+def test_the_warrens_scenario_plays_every_invasion_command_and_happening() -> None:
+    world = build_world("warrens", seed=1)
+    log = world.open_log()
+    world.run_days(30)
+    world.close_log()
+    commands = {
+        e.event.fields["command"]: e.event.fields["accepted"] for e in log.of_type("command")
+    }
+    assert commands == {
+        "divine": True,
+        "answer_fugitive": True,
+        "rite_of_storms": True,
+        "watchful_eye": True,
+    }
+    kinds = {e.event.fields["kind"] for e in log.of_type("invasion.arrived")}
+    assert {"pursuers", "host", "warriors"} <= kinds
+    assert {e.event.fields["reason"] for e in log.of_type("invasions.stopped")} == {
+        "rite_of_storms",
+        "cut_off",
+    }
+    assert log.of_type("invasion.divined") and log.of_type("fugitive.asked")
+    assert not log.of_type("script.failed")
+    assert all(g.phase == "ended" for g in list(world.invasion.groups.values())[:-1])
+
+
+def test_a_scenario_names_an_unknown_settlement_or_class_by_line() -> None:
+    bad = """
+[[prisoner]]
+class = "necromancer"
+at = [2, 2]
+
+[[script]]
+when = "day 2"
+do = "host"
+settlement = "Nowhere"
+"""
+    text = problems(HALL, bad)
+    assert "prisoner[0].class: no adventurer class 'necromancer'" in text
+    assert "script[0].settlement: no settlement 'Nowhere' in this scenario" in text

@@ -7,15 +7,17 @@ squares they stand on (C-LOS-01: they block movement, not sight); squares to avo
 traps) can be forbidden or made expensive.
 
 The heavy lifting is python-tcod's A* and Dijkstra (C code over numpy arrays). A
-:class:`Pathfinder` keeps one cost array and one ``tcod.path.AStar`` per grid version and
-door policy, writing blockers in and out around each query, which measured several times
-cheaper than building a new graph per query (see ``benchmarks/bench_core.py``).
+:class:`Pathfinder` keeps one cost array, one ``tcod.path.AStar`` and one Dijkstra
+``tcod.path.Pathfinder`` per grid version and door policy, writing blockers in and out
+around each query, which measured several times cheaper than building a new graph per
+query (see ``benchmarks/bench_core.py``). Distance maps do not use
+``tcod.path.dijkstra2d``: in tcod 21.2.2 every call of it leaks about 4 KiB of C memory,
+which a batch of games turns into gigabytes; the graph pathfinder does not leak.
 """
 
 from __future__ import annotations
 
 import enum
-import threading
 from collections.abc import Iterable
 
 import numpy as np
@@ -55,39 +57,6 @@ def base_costs(grid: Grid, doors: DoorPassage, *, water_cost: int = 1) -> CostAr
     return costs
 
 
-FAR = int(np.iinfo(np.int32).max)
-"""The distance :func:`distance_field` gives a square no root can reach."""
-_GRAPHS = threading.local()
-
-
-def distance_field(costs: CostArray, roots: Iterable[Pos]) -> NDArray[np.int32]:
-    """Orthogonal step-cost distances from the nearest of ``roots`` to every square:
-    entering a square costs its ``costs`` value, 0 is impassable; :data:`FAR` where no
-    root can reach.
-
-    This is tcod's ``dijkstra2d(dist, costs, 1, 0)``, but tcod 21.2's ``dijkstra2d``
-    leaks about 4 KB of C memory a call, which a long batch of games turns into
-    gigabytes; a graph pathfinder kept per thread and board shape does not leak and
-    gives the same distances.
-    """
-    graphs: dict[tuple[int, ...], tuple[CostArray, tcod.path.Pathfinder]] = (
-        _GRAPHS.__dict__.setdefault("by_shape", {})
-    )
-    entry = graphs.get(costs.shape)
-    if entry is None:
-        work: CostArray = np.zeros(costs.shape, np.int32)
-        finder = tcod.path.Pathfinder(tcod.path.SimpleGraph(cost=work, cardinal=1, diagonal=0))
-        entry = graphs[costs.shape] = (work, finder)
-    work, finder = entry
-    work[...] = costs
-    finder.clear()
-    for p in roots:
-        finder.add_root((p.y, p.x))
-    finder.resolve()
-    dist: NDArray[np.int32] = finder.distance.astype(np.int32)
-    return dist
-
-
 class Pathfinder:
     """Shortest orthogonal paths on one grid, reusing tcod state between queries.
 
@@ -107,14 +76,35 @@ class Pathfinder:
         self._base: CostArray = np.zeros((0, 0), np.int32)
         self._work: CostArray = np.zeros((0, 0), np.int32)
         self._astar: tcod.path.AStar | None = None
+        self._flood_costs: CostArray = np.zeros((0, 0), np.int32)
+        self._flood: tcod.path.Pathfinder | None = None
 
     def _fresh(self) -> tcod.path.AStar:
         if self._astar is None or self._version != self.grid.version:
             self._version = self.grid.version
-            self._base = base_costs(self.grid, self.doors, water_cost=self.water_cost)
-            self._work = self._base.copy()
-            self._astar = tcod.path.AStar(self._work, diagonal=0)
+            base = base_costs(self.grid, self.doors, water_cost=self.water_cost)
+            if self._astar is not None and base.shape == self._base.shape:
+                # tcod reads the cost arrays in place: a changed board (a door opened)
+                # is written into them rather than building new pathfinders.
+                self._base[...] = base
+                self._work[...] = base
+            else:
+                self._base = base
+                self._work = base.copy()
+                self._astar = tcod.path.AStar(self._work, diagonal=0)
+                self._flood = None
+        assert self._astar is not None
         return self._astar
+
+    def _flooder(self) -> tcod.path.Pathfinder:
+        """The Dijkstra pathfinder of distance maps, over its own cost array (the graph
+        reads that array in place, so a query writes its blockers into it)."""
+        self._fresh()
+        if self._flood is None:
+            self._flood_costs = self._base.copy()
+            graph = tcod.path.SimpleGraph(cost=self._flood_costs, cardinal=1, diagonal=0)
+            self._flood = tcod.path.Pathfinder(graph)
+        return self._flood
 
     def costs(self, bodies: Iterable[Pos] = (), avoid: Iterable[Pos] = ()) -> CostArray:
         """A fresh cost array with ``bodies`` and ``avoid`` squares made impassable."""
@@ -176,10 +166,16 @@ class Pathfinder:
         self, origin: Pos, *, bodies: Iterable[Pos] = (), avoid: Iterable[Pos] = ()
     ) -> NDArray[np.int32]:
         """Walking distance from ``origin`` to every square, ``-1`` where unreachable."""
-        costs = self.costs(bodies, avoid)
-        costs[origin.y, origin.x] = max(int(costs[origin.y, origin.x]), 1)
-        dist = distance_field(costs, [origin])
-        dist[dist == FAR] = UNREACHABLE
+        flood = self._flooder()
+        costs = self._flood_costs
+        costs[...] = self._base
+        for p in (*bodies, *avoid):
+            costs[p.y, p.x] = 0
+        flood.clear()
+        flood.add_root((origin.y, origin.x))
+        flood.resolve()
+        dist: NDArray[np.int32] = flood.distance.astype(np.int32)
+        dist[dist == np.iinfo(np.int32).max] = UNREACHABLE
         return dist
 
     def within(self, origin: Pos, squares: int) -> frozenset[Pos]:

@@ -18,7 +18,7 @@ from undercroft.core.checks import Grade
 from undercroft.core.events import Event
 from undercroft.core.grid import DoorState, Pos, Terrain
 from undercroft.core.paths import DoorPassage
-from undercroft.keep import doors, traps
+from undercroft.keep import doors, movement, traps
 from undercroft.keep.actors import Minion
 from undercroft.keep.structures import (
     Barricade,
@@ -46,7 +46,7 @@ class PlacementError(ValueError):
         super().__init__(reason)
 
 
-# -- placement rules ----------------------------------------------------------------------
+# -- placement rules -----------------------------------------------------------------------
 
 
 def check_spacing(world: World, pos: Pos, *, ignore: str | None = None) -> None:
@@ -124,7 +124,7 @@ def check_placement(world: World, kind: str, pos: Pos, *, ignore: str | None = N
         check_path(world, pos)
 
 
-# -- ordering, carrying and building -----------------------------------------------------------
+# -- ordering, carrying and building -------------------------------------------------------
 
 
 def order(world: World, kind: str, pos: Pos, *, name: str | None = None, delay: int = 0) -> Site:
@@ -164,14 +164,20 @@ def need_haul(world: World, site: Site) -> None:
         jobs.add_task(world, jobs.TaskKind.BUILD, site.id)
 
 
-def take_haul(world: World, task: Task, minion: Minion) -> None:
-    """A minion takes a load for this site (as much as it carries and the site still needs)."""
+def take_haul(world: World, task: Task, minion: Minion) -> bool:
+    """A minion takes a load for this site (as much as it carries and the site still needs).
+
+    False if the site needs nothing more carried (loads on the way cover it).
+    """
     site = world.structure(task.target)
     assert isinstance(site, Site)
     missing = site.metal_needed - site.metal_delivered - site.metal_on_the_way
-    task.load = max(1, min(minion.carry or 1, missing))
+    if missing <= 0:
+        return False
+    task.load = min(minion.carry or 1, missing)
     site.metal_on_the_way += task.load
     need_haul(world, site)  # more to carry: another minion may help
+    return True
 
 
 def load(world: World, task: Task, minion: Minion) -> None:
@@ -302,13 +308,13 @@ def place(
         structure.armed_at = world.now
         traps.start_clock(world, structure)  # K-DECAY-01: the 2 days start when it is built
     if isinstance(structure, Trigger | Door):
-        from undercroft.keep import movement
-
         movement.rescan(world)
+    if rules.is_solid(kind):
+        movement.tile_blocked(world, pos)
     return structure
 
 
-# -- moving and removing ------------------------------------------------------------------------
+# -- moving and removing -------------------------------------------------------------------
 
 
 def move(world: World, structure: Structure, to: Pos) -> Pos:
@@ -321,15 +327,13 @@ def move(world: World, structure: Structure, to: Pos) -> Pos:
     structure.pos = to
     world.index_structure(structure)
     if isinstance(structure, Trigger):
-        from undercroft.keep import movement
-
         movement.rescan(world)
     return old
 
 
 def remove(world: World, structure: Structure) -> list[str]:
     """Take a structure or site away; its connections go with it. Returns removed wires."""
-    from undercroft.keep import jobs, movement
+    from undercroft.keep import jobs
 
     if isinstance(structure, Door):
         raise PlacementError(f"{structure.id} is part of the map and cannot be removed")

@@ -7,6 +7,7 @@ arguments or the scenario exit 2 with a message naming the file, line and key.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -25,7 +26,10 @@ from undercroft.clikit import (
     writing,
 )
 from undercroft.core.events import StreamingLog
+from undercroft.keep import director, learning
 from undercroft.keep.clock import MAX_DAYS
+from undercroft.keep.invaders import Adventurer
+from undercroft.render.keep_account import InvasionAccount, TeeLog
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -43,7 +47,7 @@ def run_keep(
     scenario: Annotated[
         str | None,
         typer.Option(
-            help="A shipped scenario name (trapworks, trapworks-40) or a TOML path "
+            help="A shipped scenario name (trapworks, trapworks-40, warrens) or a TOML path "
             "(default: trapworks)."
         ),
     ] = None,
@@ -61,8 +65,11 @@ def run_keep(
         Path | None, typer.Option(help="Write the event log (JSON Lines) to this file.")
     ] = None,
     invasions: Annotated[
-        str, typer.Option(help="'on' or 'off'; invasions arrive with a later keep issue.")
-    ] = "off",
+        str | None,
+        typer.Option(
+            help="'on' or 'off' (default: the scenario's setting, on unless it says off)."
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the summary.")] = False,
     save: Annotated[
         Path | None, typer.Option(help="Save the world to this file when the run ends.")
@@ -71,15 +78,14 @@ def run_keep(
         Path | None,
         typer.Option(help="Continue a saved world instead of starting the scenario."),
     ] = None,
+    inspect: Annotated[
+        list[str] | None,
+        typer.Option(help="At the end, show what this adventurer (adv:N-M) knows (repeatable)."),
+    ] = None,
 ) -> None:
     """Run a keep scenario: a day-by-day account and a summary of the workload."""
-    if invasions not in ("on", "off"):
-        fail(f"--invasions must be 'on' or 'off', not {invasions!r}.")
-    if invasions == "on":
-        fail(
-            "--invasions on: invasions are not part of this version of keep yet (they come "
-            "with the invasions issue); run with --invasions off."
-        )
+    options = _invasion_options(invasions, resume)
+    _check_inspect(inspect or [])
     if resume is not None:
         given = [f"{name} {value}" for name, value in (("--scenario", scenario), ("--seed", seed))
                  if value is not None]  # fmt: skip
@@ -95,7 +101,7 @@ def run_keep(
         [("--resume", resume), ("--scenario", scenario_file)],
         streamed=("--log",),
     )
-    world = _open_world(scenario or "trapworks", seed or 0, resume)
+    world = _open_world(scenario or "trapworks", seed or 0, resume, options)
     total = days if days is not None else world.scenario_days
     if not 1 <= total <= MAX_DAYS:
         fail(f"the scenario's days = {total}: a run is 1 to {MAX_DAYS:,} days.")
@@ -103,7 +109,8 @@ def run_keep(
     written: list[str] = []
     try:
         sink = _open_log(world, log)
-        _run_days(world, total, quiet)
+        account = _attach_account(world)
+        _run_days(world, total, quiet, account)
         summary = world.close_log()
         if log is not None:
             written.append(f"the log {log}")
@@ -115,6 +122,7 @@ def run_keep(
         done = f"{' and '.join(written)} was written" if written else "nothing was written"
         interrupted(f"stopped on day {(world.now // 1440) + 1}; {done}")
     _print_summary(summary)
+    _print_invasions(world, account, inspect or [])
     if log is not None and not quiet:
         out.print(f"log written to {log}", highlight=False)
 
@@ -125,11 +133,13 @@ def _open_log(world: World, log: Path | None) -> object:
     return writing("--log", log, lambda: world.open_log(log))
 
 
-def _run_days(world: World, total: int, quiet: bool) -> None:
-    """Run ``total`` days, a line each (unless ``quiet``) and a progress bar on a terminal."""
+def _run_days(world: World, total: int, quiet: bool, account: InvasionAccount | None) -> None:
+    """Run ``total`` days, a line each (unless ``quiet``) and a progress bar on a terminal;
+    with invasions on, what they did that day under its line."""
     if not quiet:
         out.print(
-            f"[bold]{world.scenario}[/bold] - seed {world.seed}, {total} day(s), invasions off",
+            f"[bold]{world.scenario}[/bold] - seed {world.seed}, {total} day(s), "
+            f"invasions {'on' if world.options.invasions else 'off'}",
             highlight=False,
         )
         out.print(_DAY_HEADER, highlight=False)
@@ -145,10 +155,24 @@ def _run_days(world: World, total: int, quiet: bool) -> None:
             day = (world.now // 1440) + 1
             if not quiet:
                 out.print(_day_line(day, world.workload.day(day)), highlight=False)
+                _print_day_account(world, account, day)
             advance()
 
 
-def _open_world(scenario: str, seed: int, resume: Path | None) -> World:
+def _invasion_options(invasions: str | None, resume: Path | None) -> dict[str, Any]:
+    """``--invasions on|off`` as an options override (none: the scenario decides)."""
+    if invasions is None:
+        return {}
+    if invasions not in ("on", "off"):
+        fail(f"--invasions must be 'on' or 'off', not {invasions!r}.")
+    if resume is not None:
+        fail("--invasions cannot change a saved world (it keeps the options it was run with).")
+    return {"invasions": invasions == "on"}
+
+
+def _open_world(
+    scenario: str, seed: int, resume: Path | None, options: dict[str, Any] | None = None
+) -> World:
     """The scenario's world, or the saved one; mistakes exit 2 naming file and line."""
     from undercroft.core.content import ContentError
     from undercroft.keep.save import SaveError
@@ -156,7 +180,9 @@ def _open_world(scenario: str, seed: int, resume: Path | None) -> World:
     from undercroft.keep.world import World
 
     try:
-        return World.load(resume) if resume is not None else build_world(scenario, seed=seed)
+        if resume is not None:
+            return World.load(resume)
+        return build_world(scenario, seed=seed, options=options)
     except ContentError as exc:
         for problem in exc.problems:
             err.print(str(problem), highlight=False, soft_wrap=True, markup=False)
@@ -229,6 +255,14 @@ _LABELS = {
     "commands_refused": "  refused",
     "visitors": "visitors",
     "metal_left": "metal left",
+    "invasions": "invasions",
+    "adventurers": "adventurers who came",
+    "escaped": "  who walked out alive",
+    "treasure_taken": "treasure carried off",
+    "doors_forced": "doors picked or bashed open",
+    "traps_set_off_by_adventurers": "traps set off by adventurers",
+    "triggers_discovered": "triggers discovered",
+    "indicator": "invasion indicator at the end",
 }
 
 
@@ -240,3 +274,71 @@ def _print_summary(summary: dict[str, Any]) -> None:
         if key in summary:
             table.add_row(label, str(summary[key]))
     out.print(table)
+
+
+# -- invasions: the day-by-day account, the summary per invasion, one adventurer's view --------
+
+
+def _check_inspect(inspect: list[str]) -> None:
+    for adv_id in inspect:
+        if not re.fullmatch(r"adv:\d+-\d+", adv_id):
+            fail(f"--inspect {adv_id!r}: an adventurer is named adv:N-M (invasion N, member M).")
+
+
+def _attach_account(world: World) -> InvasionAccount | None:
+    """With invasions on, the account reads the events as they are logged."""
+    if not world.options.invasions:
+        return None
+    account = InvasionAccount()
+    world.attach_log(TeeLog(world.log, account))
+    return account
+
+
+def _print_day_account(world: World, account: InvasionAccount | None, day: int) -> None:
+    if account is None:
+        return
+    for line in account.day_lines(day):
+        out.print(f"      {line}", highlight=False, markup=False, soft_wrap=True)
+    shown = director.indicator(world)
+    if account.day_lines(day) or day == 1:
+        out.print(f"      indicator: {shown.word} ({shown.percent:g}% this hour)", highlight=False)
+
+
+def _print_invasions(world: World, account: InvasionAccount | None, inspect: list[str]) -> None:
+    if account is not None and account.invasions:
+        rows = account.summary_rows()
+        table = Table(title="Invasions", show_edge=False, pad_edge=False, box=None)
+        for key in rows[0]:
+            table.add_column(key, justify="left" if key in ("kind", "goal", "outcome") else "right")
+        for row in rows:
+            table.add_row(*(str(v) for v in row.values()))
+        out.print(table)
+    for adv_id in inspect:
+        found = world.beings.get(adv_id) or world.departed.get(adv_id)
+        if not isinstance(found, Adventurer):
+            fail(
+                f"--inspect {adv_id}: no adventurer with that id came in this run (of those "
+                "who left, the last 100 invasions' are kept)."
+            )
+        _print_view(learning.view(world, found))
+
+
+def _print_view(view: dict[str, Any]) -> None:
+    """K-LEARN-07: what one adventurer knows and its bonuses."""
+    out.print(
+        f"[bold]{view['id']}[/bold] {view['class']} level {view['level']} "
+        f"({', '.join(view['traits']) or 'no traits'}), {view['where']} at {view['at']}",
+        highlight=False,
+    )
+    for known in view["knows"]:
+        out.print(
+            f"  knows {known['trigger']} ({known['kind']}) at {known['at']}: {known['how']}",
+            highlight=False,
+        )
+    detect = ", ".join(f"{k} +{v}" for k, v in view["detect"].items()) or "none"
+    block = ", ".join(f"{k} +{v}" for k, v in view["block"].items()) or "none"
+    out.print(
+        f"  to discover: {detect}; Block: {block}; Caution: +{view['caution']}", highlight=False
+    )
+    if view["note"]:
+        out.print(f"  {view['note']}", highlight=False)

@@ -3,10 +3,13 @@
 The clock counts whole game minutes from minute 0; an hour is 60 minutes and a day 1,440;
 day 1 begins at minute 0. The world does not tick: it keeps a queue of things due at a
 minute and jumps from one to the next, so a day where nothing is due costs one comparison.
-The queue has a total order, (minute, priority, sequence number): two items due at the
-same minute run in :class:`Priority` order, and equal priorities in the order they were
-queued. Items are plain data (an action name and JSON-able arguments) so a saved world
-restores its queue exactly.
+Walkers that step tile by tile (adventurers, ruling R-K-MOVE-01) keep time in *ticks*, a
+600th of a minute, so that a pace 20% slower (K-CAUT-03) is exact; an item may be due at a
+tick inside its minute. The queue has a total order, (minute, tick, priority, sequence
+number): items of the same minute run at tick 0 first (everything minute-based is there),
+two items due at the same tick run in :class:`Priority` order, and equal priorities in the
+order they were queued. Items are plain data (an action name and JSON-able arguments) so a
+saved world restores its queue exactly.
 
 >>> parse_when("day 3 08:30")
 3390
@@ -26,6 +29,8 @@ from typing import Any
 from undercroft.core.events import MINUTES_PER_DAY
 
 MINUTES_PER_HOUR = 60
+TICKS_PER_MINUTE = 600
+"""Sub-minute time for walkers stepping tile by tile (a tick is a tenth of a second)."""
 MAX_DAYS = 100_000
 """The longest run (``run keep --days``, a scenario's ``days``) and the latest scripted
 day undercroft takes: about 274 years of game time."""
@@ -82,43 +87,66 @@ class Priority(enum.IntEnum):
     """A minion finishing a piece of work (a rearm, a build, a load)."""
     DECAY = 5
     """A trap part's 2 days running out (K-DECAY-02)."""
+    DIRECTOR = 6
+    """The invasion director's hourly draw or a group setting out (K-TIME-01..07)."""
+    ADVENTURER = 7
+    """An adventurer's next step or a piece of its work (ruling R-K-MOVE-01)."""
 
 
 @dataclass(frozen=True, order=True, slots=True)
 class QueueItem:
-    """Something due at a minute: an action name and its arguments."""
+    """Something due at a minute (and a tick inside it): an action name and its arguments."""
 
     minute: int
+    tick: int
+    """Ticks after the start of the minute (0 for everything minute-based)."""
     priority: int
     seq: int
     action: str = field(compare=False)
     args: tuple[Any, ...] = field(compare=False, default=())
 
+    @property
+    def at_tick(self) -> int:
+        """The absolute time in ticks."""
+        return self.minute * TICKS_PER_MINUTE + self.tick
+
     def to_json(self) -> list[Any]:
-        return [self.minute, self.priority, self.seq, self.action, list(self.args)]
+        out = [self.minute, self.priority, self.seq, self.action, list(self.args)]
+        return [*out, self.tick] if self.tick else out
 
     @classmethod
     def from_json(cls, data: Sequence[Any]) -> QueueItem:
-        minute, priority, seq, action, args = data
-        return cls(int(minute), int(priority), int(seq), str(action), tuple(args))
+        minute, priority, seq, action, args = data[:5]
+        tick = int(data[5]) if len(data) > 5 else 0
+        return cls(int(minute), tick, int(priority), int(seq), str(action), tuple(args))
 
 
-_Entry = tuple[int, int, int, str, tuple[Any, ...]]
+_Entry = tuple[int, int, int, int, str, tuple[Any, ...]]
 
 
 @dataclass
 class EventQueue:
     """A heap of queued items with a per-world sequence number (a total order).
 
-    The heap holds plain tuples ``(minute, priority, seq, action, args)``: the sequence
-    number is unique, so the action and arguments are never compared.
+    The heap holds plain tuples ``(minute, tick, priority, seq, action, args)``: the
+    sequence number is unique, so the action and arguments are never compared.
     """
 
     items: list[_Entry] = field(default_factory=list)
     next_seq: int = 0
 
     def push(self, minute: int, priority: Priority, action: str, *args: Any) -> QueueItem:
-        entry = (minute, int(priority), self.next_seq, action, args)
+        return self._push(minute, 0, priority, action, args)
+
+    def push_at_tick(self, at_tick: int, priority: Priority, action: str, *args: Any) -> QueueItem:
+        """Queue an item at an absolute time in ticks (walkers stepping tile by tile)."""
+        minute, tick = divmod(at_tick, TICKS_PER_MINUTE)
+        return self._push(minute, tick, priority, action, args)
+
+    def _push(
+        self, minute: int, tick: int, priority: Priority, action: str, args: tuple[Any, ...]
+    ) -> QueueItem:
+        entry = (minute, tick, int(priority), self.next_seq, action, args)
         self.next_seq += 1
         heapq.heappush(self.items, entry)
         return QueueItem(*entry)
@@ -143,6 +171,6 @@ class EventQueue:
         items: list[_Entry] = []
         for d in data["items"]:
             item = QueueItem.from_json(d)
-            items.append((item.minute, item.priority, item.seq, item.action, item.args))
+            items.append((item.minute, item.tick, item.priority, item.seq, item.action, item.args))
         heapq.heapify(items)
         return cls(items, int(data["next_seq"]))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
+from undercroft.keep import invasions
 from undercroft.keep.actors import Job, Side, Stance
 
 if TYPE_CHECKING:
@@ -212,6 +213,52 @@ class OrderAttack:
         return {"minion": self.minion, "target": self.target}
 
 
+@dataclass(frozen=True)
+class RiteOfStorms:
+    """Perform the Rite of Storms (Dark Arts): no invasion comes while it lasts (K-TIME-05)."""
+
+    hours: int | None = None
+    """How long it lasts (default ``keep.options.rite_of_storms_hours``)."""
+
+    verb: ClassVar[str] = "rite_of_storms"
+
+    def args(self) -> dict[str, Any]:
+        return {} if self.hours is None else {"hours": self.hours}
+
+
+@dataclass(frozen=True)
+class AnswerFugitive:
+    """Let a fugitive who asked to hide join your dungeon, or turn it away (K-SIZE-02)."""
+
+    fugitive: str
+    accept: bool = True
+
+    verb: ClassVar[str] = "answer_fugitive"
+
+    def args(self) -> dict[str, Any]:
+        return {"fugitive": self.fugitive, "accept": self.accept}
+
+
+@dataclass(frozen=True)
+class Divine:
+    """Spend a divination charge: reveal the next group on its way (K-ARR-01)."""
+
+    verb: ClassVar[str] = "divine"
+
+    def args(self) -> dict[str, Any]:
+        return {}
+
+
+@dataclass(frozen=True)
+class WatchfulEye:
+    """The Mindflayer's blessing: a ghost eye patrols your guard posts for 24 h (K-ARR-06)."""
+
+    verb: ClassVar[str] = "watchful_eye"
+
+    def args(self) -> dict[str, Any]:
+        return {}
+
+
 Command = (
     Build
     | Move
@@ -225,6 +272,10 @@ Command = (
     | SetJob
     | SetStance
     | OrderAttack
+    | RiteOfStorms
+    | AnswerFugitive
+    | Divine
+    | WatchfulEye
 )
 COMMANDS: dict[str, type[Command]] = {
     cls.verb: cls
@@ -241,11 +292,15 @@ COMMANDS: dict[str, type[Command]] = {
         SetJob,
         SetStance,
         OrderAttack,
+        RiteOfStorms,
+        AnswerFugitive,
+        Divine,
+        WatchfulEye,
     )
 }
 
 
-# -- carrying them out ------------------------------------------------------------------------
+# -- carrying them out ---------------------------------------------------------------------
 
 
 def execute(world: World, cmd: Command) -> CommandResult:
@@ -422,6 +477,48 @@ def _order_attack(world: World, cmd: Any) -> CommandResult:
     return CommandResult(True, rules=("K-LOCK-03",))
 
 
+def _rite(world: World, cmd: Any) -> CommandResult:
+    assert isinstance(cmd, RiteOfStorms)
+    hours = cmd.hours if cmd.hours is not None else world.options.rite_of_storms_hours
+    if hours < 1:
+        raise CommandError("a Rite of Storms lasts an hour or more")
+    if world.invasion.director.rite_until > world.now:
+        raise CommandError("a Rite of Storms is already under way", ("K-TIME-05",))
+    until = invasions.rite_of_storms(world, hours)
+    return CommandResult(True, rules=("K-TIME-05", "R-K-TIME-05"), effect={"until": until})
+
+
+def _answer(world: World, cmd: Any) -> CommandResult:
+    assert isinstance(cmd, AnswerFugitive)
+    asked = world.invasion.fugitives.get(cmd.fugitive)
+    if asked is None:
+        raise CommandError(f"no fugitive {cmd.fugitive!r} has asked to hide here", ("K-SIZE-02",))
+    if asked.get("answer") is not None:
+        raise CommandError(f"{cmd.fugitive} has had its answer", ("K-SIZE-02",))
+    pursuers = invasions.answer_fugitive(world, cmd.fugitive, cmd.accept)
+    return CommandResult(True, rules=("K-SIZE-02", "R-K-SIZE-02"), effect={"pursuers": pursuers})
+
+
+def _divine(world: World, cmd: Any) -> CommandResult:
+    if not world.options.invasions:
+        raise CommandError("invasions are off: no group is on its way", ("K-ARR-01",))
+    if world.invasion.charges.get("divination", 0) < 1:
+        raise CommandError("no divination charge left (the scrying pool earns them)", ("K-ARR-01",))
+    world.invasion.charges["divination"] -= 1
+    card = invasions.divine(world)
+    return CommandResult(True, rules=("K-ARR-01", "R-K-ARR-02"), effect={"card": card})
+
+
+def _eye(world: World, cmd: Any) -> CommandResult:
+    if world.invasion.charges.get("watchful_eye", 0) < 1:
+        raise CommandError("no Watchful Eye blessing to call on (the Mindflayer's)", ("K-ARR-06",))
+    if not any(f.kind == "post" for f in world.invasion.features.values()):
+        raise CommandError("the ghost eye patrols guard posts, and there are none", ("K-ARR-06",))
+    world.invasion.charges["watchful_eye"] -= 1
+    until = invasions.watchful_eye(world)
+    return CommandResult(True, rules=("K-ARR-06", "R-K-ARR-01"), effect={"until": until})
+
+
 _HANDLERS: dict[type[Any], Callable[[World, Any], CommandResult]] = {
     Build: _build,
     Move: _move,
@@ -435,4 +532,8 @@ _HANDLERS: dict[type[Any], Callable[[World, Any], CommandResult]] = {
     SetJob: _set_job,
     SetStance: _set_stance,
     OrderAttack: _order_attack,
+    RiteOfStorms: _rite,
+    AnswerFugitive: _answer,
+    Divine: _divine,
+    WatchfulEye: _eye,
 }

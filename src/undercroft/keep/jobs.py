@@ -90,9 +90,16 @@ class Task:
 
 
 def add_task(world: World, kind: TaskKind, target: str) -> Task | None:
-    """Post a task unless the same work is already posted."""
+    """Post a task unless the same work is already posted.
+
+    Several minions may carry metal for one site at once (R-K-BUILD-01), so a haul already
+    taken does not stop a new one; an open haul for the site does (one is enough: whoever
+    takes it loads what the site still needs).
+    """
     for task in world.tasks.values():
-        if task.kind is kind and task.target == target and kind is not TaskKind.HAUL:
+        if task.kind is not kind or task.target != target:
+            continue
+        if kind is not TaskKind.HAUL or task.minion is None:
             return None
     task = Task(world.new_id("task"), kind, target, world.now)
     world.tasks[task.id] = task
@@ -110,7 +117,7 @@ def cancel_for(world: World, target: str) -> None:
             del world.tasks[task.id]
 
 
-# -- choosing work ---------------------------------------------------------------------------
+# -- choosing work -------------------------------------------------------------------------
 
 
 def target_pos(world: World, task: Task) -> Pos:
@@ -139,15 +146,27 @@ def dispatch(world: World) -> None:
             start(world, minion, best)
 
 
+_FEW = 6
+"""Up to this many candidate tasks, a minion's walks are searched one by one."""
+
+
 def _nearest(
     world: World, minion: Minion, candidates: list[Task], tiers: Mapping[TaskKind, int]
 ) -> Task | None:
-    distances = world.distances(minion.pos, movement.passage_for(minion))
+    passage = movement.passage_for(minion)
+    # A few tasks: an A* search each; many: one distance map (the same distances).
+    many = world.distances(minion.pos, passage) if len(candidates) > _FEW else None
     best: tuple[int, int, int, int] | None = None
     chosen = None
     for task in candidates:
         pos = target_pos(world, task)
-        far = 0 if pos == minion.pos else int(distances[pos.y, pos.x])
+        if pos == minion.pos:
+            far = 0
+        elif many is not None:
+            far = int(many[pos.y, pos.x])
+        else:
+            walk = world.walk_distance(minion.pos, pos, passage)
+            far = -1 if walk is None else walk
         if far < 0:
             continue  # unreachable for now
         key = (tiers[task.kind], far, task.created, _number(task.id))
@@ -161,7 +180,12 @@ def start(world: World, minion: Minion, task: Task) -> None:
     minion.task = task.id
     minion.busy_since = world.now
     if task.kind is TaskKind.HAUL:
-        building.take_haul(world, task, minion)
+        if not building.take_haul(world, task, minion):
+            # Nothing left to carry (the other loads cover it): the haul is void.
+            world.tasks.pop(task.id, None)
+            minion.task = None
+            minion.busy_since = None
+            return
         task.phase = "fetch"
     _go(world, minion, task)
 
@@ -171,7 +195,7 @@ def _go(world: World, minion: Minion, task: Task) -> None:
         release(world, minion)
 
 
-# -- doing it ---------------------------------------------------------------------------------
+# -- doing it ------------------------------------------------------------------------------
 
 
 def on_arrival(world: World, minion: Minion) -> None:

@@ -93,6 +93,26 @@ def rescan(world: World) -> None:
         _schedule(world, being, done + 1)
 
 
+def tile_blocked(world: World, pos: Pos) -> None:
+    """A tile became solid (a barricade finished): walkers whose way crosses it re-plan.
+
+    A planned walk is not ticked, so nothing else would notice that the way ahead is gone;
+    each walker stops where it stands and walks to the same place by another way (or, with
+    none left, is blocked, as at a locked door).
+    """
+    for being in list(world.present()):
+        walk = being.walk
+        if walk is None:
+            continue
+        done = max(0, (world.now - walk.start) // walk.pace)
+        if pos not in walk.path[done:]:
+            continue
+        goal = walk.path[-1]
+        stop(world, being)
+        if not walk_to(world, being, goal):
+            _blocked(world, being)
+
+
 def on_step(world: World, args: tuple[Any, ...]) -> None:
     """A walker enters a door's tile or a trigger's area."""
     being_id, gen, index = str(args[0]), int(args[1]), int(args[2])

@@ -21,9 +21,12 @@ from pydantic import Field, model_validator
 from undercroft.core.checks import DiceModel, DiceModelError
 from undercroft.core.content import Schema, load, parse_toml, register_kind, validate
 from undercroft.core.grid import Pos
-
-ATTRIBUTES = ("battle", "block", "craft", "stalk")
-"""The attribute list (content; R-K-DICE-01 scale 0..10)."""
+from undercroft.keep.attributes import ATTRIBUTES, Attributes
+from undercroft.keep.invader_content import (
+    AdventurerContent,
+    adventurers_from_data,
+    load_adventurers,
+)
 
 DistanceMetric = Literal["chebyshev", "manhattan", "euclidean"]
 
@@ -45,7 +48,7 @@ class Effect(enum.Enum):
     """Releases spiders that bite everyone caught."""
 
 
-# -- schemas -----------------------------------------------------------------------------
+# -- schemas -------------------------------------------------------------------------------
 
 # Bounds of the numbers keep content takes (docs/keep.md, "Numbers"): generous, but no
 # number can make a run stall or a figure absurd.
@@ -88,6 +91,13 @@ class DiceModelSchema(Schema):
         return self
 
 
+class RampSchema(Schema):
+    """``invasion_ramp`` (ruling R-K-TIME-01): the hourly chance from ``start`` to 100%."""
+
+    start: Annotated[float, Field(ge=0.0, le=1.0)] = 0.02
+    k: Annotated[float, Field(gt=0.0, le=10.0)] = 1.0
+
+
 class OptionsSchema(Schema):
     """``[options]``: the ruling switches and pacing numbers (all optional)."""
 
@@ -98,8 +108,25 @@ class OptionsSchema(Schema):
     rearm_target: Annotated[int, Field(ge=-MAX_DIE, le=MAX_DIE)] = 0
     restore_door_minutes: Minutes = 5
     pickup_minutes: Minutes = 2
-    invasions: bool = False
+    invasions: bool = True
     dice_model: DiceModelSchema = DiceModelSchema()
+    invasion_ramp: RampSchema = RampSchema()
+    invasion_limit_hours: dict[str, Annotated[float, Field(ge=1.0, le=240.0)]] = Field(
+        default_factory=dict
+    )
+    known_tripwires: Literal["step_over", "walk_around"] = "step_over"
+    fugitive_pursuers: Literal["at_once", "next_invasion"] = "at_once"
+    darkness_hides: bool = False
+    rite_of_storms_hours: Annotated[int, Field(ge=1, le=240)] = 24
+
+    @model_validator(mode="after")
+    def _limit_days(self) -> OptionsSchema:
+        if not all(k.isdigit() and int(k) >= 1 for k in self.invasion_limit_hours):
+            raise ValueError(
+                "invasion_limit_hours is a table from a day (1, 2, ...) to hours, "
+                'for example { "2" = 48, "7" = 30 }'
+            )
+        return self
 
 
 class AttributesSchema(Schema):
@@ -160,6 +187,10 @@ class RulesSchema(Schema):
     master: BeingKindSchema
     creature: dict[str, BeingKindSchema] = Field(default_factory=dict)
     merchant: dict[str, BeingKindSchema] = Field(default_factory=dict)
+    adventurers: str = "adventurers.toml"
+    """The ``keep-adventurers`` file (beside this one, or shipped) for who invades."""
+    adventurer_content: dict[str, Any] | None = None
+    """That file's content, embedded (a saved world's ruleset carries it)."""
 
     @model_validator(mode="after")
     def _complete(self) -> RulesSchema:
@@ -175,29 +206,7 @@ class RulesSchema(Schema):
 register_kind("keep-rules", RulesSchema, "keep ruleset content: structures, minions, options")
 
 
-# -- the ruleset as the engine uses it ------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Attributes:
-    """A being's attributes on the R-K-DICE-01 scale."""
-
-    battle: int = 0
-    block: int = 0
-    craft: int = 0
-    stalk: int = 0
-
-    def to_json(self) -> dict[str, int]:
-        return {
-            "battle": self.battle,
-            "block": self.block,
-            "craft": self.craft,
-            "stalk": self.stalk,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Attributes:
-        return cls(**{name: int(data.get(name, 0)) for name in ATTRIBUTES})
+# -- the ruleset as the engine uses it -----------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,8 +274,20 @@ class KeepOptions:
     rearm_target: int = 0
     restore_door_minutes: int = 5
     pickup_minutes: int = 2
-    invasions: bool = False
+    invasions: bool = True
     dice_model: DiceModel = field(default_factory=DiceModel)
+    invasion_ramp: tuple[float, float] = (0.02, 1.0)
+    """R-K-TIME-01: (start, k) of the hourly chance's curve."""
+    invasion_limit_hours: tuple[tuple[int, float], ...] = ()
+    """R-K-TIME-02: (day, hours) steps; empty means the linear 48 - 3.6 x (day - 2)."""
+    known_tripwires: Literal["step_over", "walk_around"] = "step_over"
+    """R-K-CAUT-01: a known tripwire is stepped over, or walked round when possible."""
+    fugitive_pursuers: Literal["at_once", "next_invasion"] = "at_once"
+    """R-K-SIZE-02: a fugitive's pursuers set out at once, or come as the next invasion."""
+    darkness_hides: bool = False
+    """R-K-ARR-01: whether adventurers on dark tiles are hidden from all but a ghost eye."""
+    rite_of_storms_hours: int = 24
+    """R-K-TIME-05: how long a Rite of Storms stops invasions."""
 
     def distance(self, a: Pos, b: Pos) -> float:
         """A keep distance in tiles (R-K-DIST-01: Chebyshev unless switched)."""
@@ -291,6 +312,19 @@ class KeepOptions:
             "pickup_minutes": self.pickup_minutes,
             "invasions": self.invasions,
             "dice_model": self.dice_model.to_json(),
+            **(self.invasion_json() if self.invasions else {}),
+        }
+
+    def invasion_json(self) -> dict[str, Any]:
+        """The invasion switches (in the log header only when invasions are on, since they
+        decide nothing otherwise: an invasions-off log stays as it was before them)."""
+        return {
+            "invasion_ramp": {"start": self.invasion_ramp[0], "k": self.invasion_ramp[1]},
+            "invasion_limit_hours": {str(d): h for d, h in self.invasion_limit_hours},
+            "known_tripwires": self.known_tripwires,
+            "fugitive_pursuers": self.fugitive_pursuers,
+            "darkness_hides": self.darkness_hides,
+            "rite_of_storms_hours": self.rite_of_storms_hours,
         }
 
     @classmethod
@@ -305,6 +339,14 @@ class KeepOptions:
             pickup_minutes=schema.pickup_minutes,
             invasions=schema.invasions,
             dice_model=DiceModel.from_json(schema.dice_model.model_dump(exclude_none=True)),
+            invasion_ramp=(schema.invasion_ramp.start, schema.invasion_ramp.k),
+            invasion_limit_hours=tuple(
+                sorted((int(d), float(h)) for d, h in schema.invasion_limit_hours.items())
+            ),
+            known_tripwires=schema.known_tripwires,
+            fugitive_pursuers=schema.fugitive_pursuers,
+            darkness_hides=schema.darkness_hides,
+            rite_of_storms_hours=schema.rite_of_storms_hours,
         )
 
 
@@ -332,15 +374,24 @@ class Ruleset:
     master: BeingKind
     creatures: Mapping[str, BeingKind]
     merchants: Mapping[str, BeingKind]
+    adventurers: AdventurerContent
     source: Mapping[str, Any] = field(default_factory=dict)
     """The validated content as data (saved with a world so a save is self-contained)."""
 
     @classmethod
-    def from_schema(cls, schema: RulesSchema) -> Ruleset:
+    def from_schema(cls, schema: RulesSchema, folder: Path | None = None) -> Ruleset:
+        """The ruleset; its adventurer content comes embedded or from its file (looked for
+        in ``folder``, the rules file's, then among the shipped files)."""
+
         def being(key: str, s: BeingKindSchema) -> BeingKind:
             attrs = Attributes.from_json(s.attributes.model_dump())
             return BeingKind(key, s.name, attrs, s.minutes_per_tile, s.carry)
 
+        source = schema.model_dump(mode="json")
+        if schema.adventurer_content is not None:
+            adventurers = adventurers_from_data(schema.adventurer_content, "<saved adventurers>")
+        else:
+            adventurers, source["adventurer_content"] = _adventurer_file(schema.adventurers, folder)
         return cls(
             name=schema.name,
             options=KeepOptions.from_schema(schema.options),
@@ -354,7 +405,8 @@ class Ruleset:
             master=being("master", schema.master),
             creatures={k: being(k, v) for k, v in schema.creature.items()},
             merchants={k: being(k, v) for k, v in schema.merchant.items()},
-            source=schema.model_dump(mode="json"),
+            adventurers=adventurers,
+            source=source,
         )
 
     @classmethod
@@ -405,10 +457,23 @@ def content_path(name: str) -> Path:
     return Path(str(resources.files("undercroft.keep") / "content" / name))
 
 
+_SHIPPED_ADVENTURERS: dict[str, tuple[AdventurerContent, dict[str, Any]]] = {}
+
+
+def _adventurer_file(name: str, folder: Path | None) -> tuple[AdventurerContent, dict[str, Any]]:
+    """A ``keep-adventurers`` file beside the rules file, or a shipped one (read once)."""
+    if folder is not None and (folder / name).is_file():
+        return load_adventurers(folder / name)
+    if name not in _SHIPPED_ADVENTURERS:
+        _SHIPPED_ADVENTURERS[name] = load_adventurers(content_path(name))
+    content, data = _SHIPPED_ADVENTURERS[name]
+    return content, dict(data)
+
+
 def load_ruleset(path: str | Path | None = None) -> Ruleset:
     """Load a ``keep-rules`` file (default: the shipped ``rules.toml``)."""
     file = Path(path) if path is not None else content_path(DEFAULT_RULES)
-    return Ruleset.from_schema(load(file, RulesSchema))
+    return Ruleset.from_schema(load(file, RulesSchema), file.parent)
 
 
 _DEFAULT: Ruleset | None = None
@@ -425,3 +490,6 @@ def default_ruleset() -> Ruleset:
 def parse_rules_text(text: str, file: str = "<rules>") -> Ruleset:
     """A ruleset from TOML text (tests and tools)."""
     return Ruleset.from_schema(validate(parse_toml(text, file), RulesSchema, text, file))
+
+
+__all__ = ["ATTRIBUTES", "Attributes", "KeepOptions", "Ruleset", "load_ruleset"]

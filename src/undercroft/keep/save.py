@@ -20,7 +20,7 @@ from undercroft.core.content import ContentError, Schema, format_key
 from undercroft.core.dice import DiceSampler
 from undercroft.core.files import PathError, check_input, write_text_atomic
 from undercroft.core.grid import Grid, Pos
-from undercroft.keep.actors import being_from_json
+from undercroft.keep import invasion_save
 from undercroft.keep.clock import MAX_DAYS, EventQueue
 from undercroft.keep.jobs import Task
 from undercroft.keep.ruleset import Ruleset
@@ -57,7 +57,11 @@ class _StockpileSave(Schema):
 
 class _QueueSave(Schema):
     next_seq: Count
-    items: list[tuple[Count, Count, Count, str, list[Any]]]
+    items: list[
+        tuple[Count, Count, Count, str, list[Any]]
+        | tuple[Count, Count, Count, str, list[Any], Annotated[int, Field(ge=1, le=599)]]
+    ]
+    """[minute, priority, seq, action, args] and, for an item inside its minute, its tick."""
 
 
 class _SaveSchema(Schema):
@@ -87,6 +91,8 @@ class _SaveSchema(Schema):
     tasks: list[dict[str, Any]]
     workload: dict[str, Any]
     events_emitted: Count
+    invasions: dict[str, Any] | None = None
+    """The invasion systems' state (keep.invasion_save); none in a save from before them."""
 
 
 def _schema_problems(text: str) -> list[str]:
@@ -120,7 +126,7 @@ def _check_places(world: World) -> None:
     for key, pos in places:
         if not grid.in_bounds(pos):
             raise ValueError(f"{key}: {[pos.x, pos.y]} is off the {grid.width}x{grid.height} map")
-    for i, (minute, _priority, _seq, action, _args) in enumerate(sorted(world.queue.items)):
+    for i, (minute, _tick, _priority, _seq, action, _args) in enumerate(sorted(world.queue.items)):
         if not can_handle(action):
             raise ValueError(f"queue.items[{i}]: unknown action {action!r}")
         if minute < world.now:
@@ -160,6 +166,7 @@ def to_json(world: World) -> dict[str, Any]:
         "tasks": [t.to_json() for t in world.tasks.values()],
         "workload": world.workload.to_json(),
         "events_emitted": world.events_emitted,
+        "invasions": invasion_save.to_json(world),
     }
 
 
@@ -190,7 +197,7 @@ def from_json(data: dict[str, Any]) -> World:
     world.scenario_days = int(data["scenario_days"])
     world.script = [dict(item) for item in data["script"]]
     for b in data["beings"]:
-        being = being_from_json(b)
+        being = invasion_save.being(b)
         world.beings[being.id] = being
     for s in data["structures"]:
         structure = structure_from_json(s)
@@ -201,6 +208,7 @@ def from_json(data: dict[str, Any]) -> World:
     world.tasks = {t.id: t for t in (Task.from_json(d) for d in data["tasks"])}
     world.workload = Workload.from_json(data["workload"])
     world.events_emitted = int(data["events_emitted"])
+    invasion_save.restore(world, data.get("invasions"))
     return world
 
 

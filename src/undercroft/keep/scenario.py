@@ -11,230 +11,51 @@ K-TRAP-04 would refuse the keeper.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
-
-from pydantic import Field, field_validator, model_validator
+from typing import Any
 
 from undercroft.core.checks import Grade
 from undercroft.core.content import (
     ContentError,
     ContentProblem,
     KeyPath,
-    MapDrawing,
-    Schema,
     key_lines,
     line_of,
     parse_toml,
     read_text,
-    register_kind,
     validate,
 )
 from undercroft.core.grid import DoorState, Grid, Pos
-from undercroft.keep import building, commands, doors, jobs, movement, visitors
+from undercroft.keep import building, director, doors, invasions, stepping
 from undercroft.keep.actors import Creature, Job, Master, Minion, Stance
 from undercroft.keep.building import PlacementError
-from undercroft.keep.clock import MAX_DAYS, ClockError, parse_when
-from undercroft.keep.ruleset import (
-    Attributes,
-    Metal,
-    Minutes,
-    Ruleset,
-    content_path,
-    default_ruleset,
-    load_ruleset,
+from undercroft.keep.clock import parse_when
+from undercroft.keep.invaders import Whereabouts
+from undercroft.keep.invasion_state import Feature
+from undercroft.keep.parties import MemberDraw
+from undercroft.keep.ruleset import Attributes, Ruleset, content_path, default_ruleset, load_ruleset
+from undercroft.keep.scenario_schema import (
+    CreatureSchema,
+    MinionSchema,
+    PrisonerSchema,
+    Ref,
+    ScenarioSchema,
+    ScriptSchema,
 )
 from undercroft.keep.structures import Door, Lock
 from undercroft.keep.wiring import WiringError
 from undercroft.keep.world import Stockpile, World
 
-Ref = str | list[int]
-"""A place or a thing: a map marker (one character), a label, an id, or ``[x, y]``."""
-
-VERBS = (
-    "build",
-    "move",
-    "remove",
-    "wire",
-    "set_timer",
-    "arm_lock",
-    "disarm_lock",
-    "hold_door_open",
-    "pull_lever",
-    "set_job",
-    "set_stance",
-    "order_attack",
-    "visit",
-    "rage",
-    "settle",
-    "breach",
-    "walk",
-)
-NEEDS: Mapping[str, tuple[str, ...]] = {
-    "build": ("kind", "at"),
-    "move": ("structure", "to"),
-    "remove": ("target",),
-    "wire": ("path",),
-    "set_timer": ("timer", "minutes"),
-    "arm_lock": ("door",),
-    "disarm_lock": ("door",),
-    "hold_door_open": ("door",),
-    "pull_lever": ("lever",),
-    "set_job": ("minion", "job"),
-    "set_stance": ("minion", "stance"),
-    "order_attack": ("minion", "target"),
-    "visit": ("breed", "portal"),
-    "rage": ("minion",),
-    "settle": ("creature", "lair"),
-    "breach": ("door",),
-    "walk": ("who", "to"),
-}
-"""The keys each scripted verb needs (the rest of :class:`ScriptSchema` is optional)."""
-
-
-# -- the schema ---------------------------------------------------------------------------------
-
-
-class AttributeOverrides(Schema):
-    battle: Annotated[int, Field(ge=0, le=10)] | None = None
-    block: Annotated[int, Field(ge=0, le=10)] | None = None
-    craft: Annotated[int, Field(ge=0, le=10)] | None = None
-    stalk: Annotated[int, Field(ge=0, le=10)] | None = None
-
-
-class StockpileSchema(Schema):
-    at: Ref
-    metal: Metal
-
-
-class MasterSchema(Schema):
-    at: Ref | None = None
-
-
-class MinionSchema(Schema):
-    breed: str
-    job: Literal["traps", "chores", "fighting", "none"] = "none"
-    stance: Literal["flee", "avoid", "defensive", "normal", "aggressive"] = "normal"
-    at: Ref
-    name: str | None = None
-    count: Annotated[int, Field(ge=1, le=100)] = 1
-    attributes: AttributeOverrides = AttributeOverrides()
-
-
-class CreatureSchema(Schema):
-    breed: str
-    at: Ref
-    lair: str | None = None
-    name: str | None = None
-
-
-class LairSchema(Schema):
-    name: str
-    at: Ref
-
-
-class DoorSchema(Schema):
-    at: Ref
-    name: str | None = None
-    hold_open: bool | None = None
-
-
-class StructureSchema(Schema):
-    kind: str
-    at: Ref
-    name: str | None = None
-    quality: Literal["mediocre", "normal", "good", "excellent", "masterwork"] = "normal"
-    delay: Minutes | None = None
-    armed: bool = True
-
-
-class WireSchema(Schema):
-    path: list[Ref]
-
-
-class ScriptSchema(Schema):
-    """One scripted command (the keeper's) or happening, at a time of day."""
-
-    when: str
-    do: Literal[VERBS]  # type: ignore[valid-type]
-    kind: str | None = None
-    at: Ref | None = None
-    name: str | None = None
-    delay: Minutes | None = None
-    structure: str | None = None
-    to: Ref | None = None
-    target: str | None = None
-    path: list[Ref] | None = None
-    timer: str | None = None
-    minutes: Minutes | None = None
-    door: str | None = None
-    hold: bool = True
-    lever: str | None = None
-    minion: str | None = None
-    job: Literal["traps", "chores", "fighting", "none"] | None = None
-    stance: Literal["flee", "avoid", "defensive", "normal", "aggressive"] | None = None
-    breed: str | None = None
-    portal: Ref | None = None
-    route: list[Ref] = Field(default_factory=list)
-    on: bool = True
-    creature: str | None = None
-    lair: str | None = None
-    by: str = "scenario"
-    who: str | None = None
-
-    @field_validator("when")
-    @classmethod
-    def _time(cls, when: str) -> str:
-        try:
-            parse_when(when)
-        except ClockError as exc:
-            raise ValueError(str(exc)) from None
-        return when
-
-    @model_validator(mode="after")
-    def _complete(self) -> ScriptSchema:
-        missing = [key for key in NEEDS[self.do] if getattr(self, key) is None]
-        if missing:
-            raise ValueError(f"'{self.do}' needs {', '.join(repr(k) for k in missing)}")
-        return self
-
-
-class ScenarioSchema(Schema):
-    """A ``kind = "keep-scenario"`` file (see docs/keep.md)."""
-
-    kind: Literal["keep-scenario"]
-    name: str
-    description: str = ""
-    rules: str | None = None
-    days: Annotated[int, Field(ge=1, le=MAX_DAYS)] = 30
-    tiles: MapDrawing
-    portals: list[Ref]
-    sanctum: Ref
-    options: dict[str, Any] = Field(default_factory=dict)
-    stockpile: StockpileSchema | None = None
-    master: MasterSchema = MasterSchema()
-    minion: list[MinionSchema] = Field(default_factory=list)
-    creature: list[CreatureSchema] = Field(default_factory=list)
-    lair: list[LairSchema] = Field(default_factory=list)
-    door: list[DoorSchema] = Field(default_factory=list)
-    structure: list[StructureSchema] = Field(default_factory=list)
-    wire: list[WireSchema] = Field(default_factory=list)
-    script: list[ScriptSchema] = Field(default_factory=list)
-
-
-register_kind("keep-scenario", ScenarioSchema, "a keep dungeon: map, minions, structures, script")
-
-
-# -- finding scenarios ----------------------------------------------------------------------------
+# -- finding scenarios ---------------------------------------------------------------------
 
 
 def shipped() -> list[str]:
     """The names of the scenarios shipped in ``undercroft/keep/content``."""
     folder = resources.files("undercroft.keep") / "content"
     names = [p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")]
-    return sorted(n for n in names if n != "rules")
+    return sorted(n for n in names if n not in ("rules", "adventurers"))
 
 
 def resolve(ref: str | Path) -> Path:
@@ -251,7 +72,7 @@ def resolve(ref: str | Path) -> Path:
     )
 
 
-# -- building the world -------------------------------------------------------------------------
+# -- building the world --------------------------------------------------------------------
 
 
 class _Builder:
@@ -319,6 +140,7 @@ class _Builder:
         self._beings(world)
         self._structures(world)
         self._wires(world)
+        self._invasion_features(world)
         self._script(world)
         if not self.problems and not building.keeps_a_path(world, []):
             self.problem(
@@ -327,6 +149,8 @@ class _Builder:
             )
         if self.problems:
             raise ContentError(self.problems)
+        if world.options.invasions:
+            director.start(world)  # K-TIME-01: the first invasion's hour is rolled at minute 0
         return world
 
     def _doors(self, world: World) -> None:
@@ -444,6 +268,108 @@ class _Builder:
                     )
                 world.labels[entry.name] = structure.id
 
+    # -- what invasions come for and come from (K-INV-01, K-TIME-07, K-ARR-01/04/06) --
+
+    def _feature(
+        self, world: World, kind: str, ref: Ref, path: KeyPath, name: str | None
+    ) -> Feature | None:
+        at = self.pos(ref, (*path, "at"))
+        if at is None:
+            return None
+        feature = Feature(world.new_id(kind), kind, at, name=name)
+        world.invasion.features[feature.id] = feature
+        if name:
+            world.labels[name] = feature.id
+        return feature
+
+    def _invasion_features(self, world: World) -> None:
+        s = self.schema
+        content = self.ruleset.adventurers
+        for i, t in enumerate(s.treasure):
+            found = self._feature(world, "treasure", t.at, ("treasure", i), t.name)
+            if found:
+                found.amount = t.amount
+        for i, a in enumerate(s.altar):
+            found = self._feature(world, "altar", a.at, ("altar", i), a.name)
+            if found:
+                found.amount = 1
+        for i, g in enumerate(s.guard_post):
+            found = self._feature(world, "post", g.at, ("guard_post", i), g.name)
+            if found:
+                found.torch = g.torch
+        for i, p in enumerate(s.prisoner):
+            self._prisoner(world, i, p)
+        for i, settlement in enumerate(s.settlement):
+            if settlement.faction is not None and settlement.faction not in content.factions:
+                known = list(content.factions)
+                self.problem(
+                    ("settlement", i, "faction"), f"no faction {settlement.faction!r}", known
+                )
+            world.invasion.settlements[settlement.name] = {"faction": settlement.faction}
+        for camp in s.camp:
+            world.invasion.camps[camp.name] = {"relation": camp.relation}
+        world.invasion.charges = {
+            "divination": s.keeper.divination,
+            "watchful_eye": s.keeper.watchful_eye,
+        }
+
+    def _member_problems(self, path: KeyPath, klass: str, traits: list[str]) -> bool:
+        content = self.ruleset.adventurers
+        ok = True
+        if klass not in content.classes:
+            self.problem((*path, "class"), f"no adventurer class {klass!r}", list(content.classes))
+            ok = False
+        for j, trait in enumerate(traits):
+            if trait not in content.traits:
+                self.problem((*path, "traits", j), f"no trait {trait!r}", list(content.traits))
+                ok = False
+        return ok
+
+    def _prisoner(self, world: World, i: int, p: PrisonerSchema) -> None:
+        content = self.ruleset.adventurers
+        at = self.pos(p.at, ("prisoner", i, "at"))
+        if at is None or not self._member_problems(("prisoner", i), p.klass, p.traits):
+            return
+        faction = p.faction or next(iter(content.factions))
+        if faction not in content.factions:
+            self.problem(
+                ("prisoner", i, "faction"), f"no faction {faction!r}", list(content.factions)
+            )
+            return
+        member = MemberDraw(p.klass, p.level, tuple(p.traits))
+        adv = invasions.new_adventurer(world, 0, i + 1, member, faction, at)
+        adv.where = Whereabouts.PRISONER
+        adv.present = True
+        stepping.place(world, adv, at)
+        if p.name:
+            world.labels[p.name] = adv.id
+
+    def _check_invasion_item(self, i: int, entry: ScriptSchema) -> bool:
+        content = self.ruleset.adventurers
+        ok = True
+        for j, m in enumerate(entry.members or []):
+            ok = self._member_problems(("script", i, "members", j), m.klass, m.traits) and ok
+        if entry.faction is not None and entry.faction not in content.factions:
+            self.problem(
+                ("script", i, "faction"), f"no faction {entry.faction!r}", list(content.factions)
+            )
+            ok = False
+        names = {"host": ("settlement", [x.name for x in self.schema.settlement])}
+        names["warriors"] = ("camp", [x.name for x in self.schema.camp])
+        names["camp"] = names["warriors"]
+        names["answer_fugitive"] = (
+            "fugitive",
+            [e.fugitive or "" for e in self.schema.script if e.do == "fugitive"],
+        )
+        if entry.do in names:
+            key, known = names[entry.do]
+            if getattr(entry, key) not in known:
+                self.problem(
+                    ("script", i, key), f"no {key} {getattr(entry, key)!r} in this scenario", known
+                )
+                ok = False
+        return ok
+
     def _labels_pos(self, world: World) -> dict[str, Pos]:
         return {
             label: world.structures[sid].pos
@@ -498,6 +424,9 @@ class _Builder:
                 value = getattr(entry, key)
                 if value is not None:
                     item[key] = value
+            if entry.members is not None:
+                item["members"] = [m.model_dump(by_alias=True) for m in entry.members]
+            ok = self._check_invasion_item(i, entry) and ok
             if ok:
                 world.schedule_script(parse_when(entry.when), item)
 
@@ -515,6 +444,14 @@ _PLAIN_KEYS = (
     "on",
     "lair",
     "by",
+    "hours",
+    "fugitive",
+    "accept",
+    "goal",
+    "faction",
+    "settlement",
+    "camp",
+    "relation",
 )
 
 
@@ -560,90 +497,6 @@ def world_from_text(
         ]
         raise ContentError(problems) from None
     return _Builder(schema, text, file, ruleset).build(seed)
-
-
-# -- running the script ---------------------------------------------------------------------------
-
-
-def resolve_ref(world: World, ref: str) -> str:
-    """A label (scenario names, named structures) or an id, as an id."""
-    if ref in world.labels:
-        return world.labels[ref]
-    for structure in world.structures.values():
-        if structure.name == ref:
-            return structure.id
-    return ref
-
-
-def _command(item: Mapping[str, Any], r: Callable[[str], str]) -> commands.Command:
-    def at(key: str) -> Pos:
-        x, y = item[key]
-        return Pos(x, y)
-
-    do = item["do"]
-    if do == "build":
-        return commands.Build(item["kind"], at("at"), item.get("name"), item.get("delay"))
-    if do == "move":
-        return commands.Move(r("structure"), at("to"))
-    if do == "remove":
-        return commands.Remove(r("target"))
-    if do == "wire":
-        return commands.Connect(tuple(Pos(x, y) for x, y in item["path"]))
-    if do == "set_timer":
-        return commands.SetTimer(r("timer"), int(item["minutes"]))
-    if do == "arm_lock":
-        return commands.ArmLock(r("door"))
-    if do == "disarm_lock":
-        return commands.DisarmLock(r("door"))
-    if do == "hold_door_open":
-        return commands.HoldDoorOpen(r("door"), bool(item["hold"]))
-    if do == "pull_lever":
-        return commands.PullLever(r("lever"))
-    if do == "set_job":
-        return commands.SetJob(r("minion"), Job(item["job"]))
-    if do == "set_stance":
-        return commands.SetStance(r("minion"), Stance(item["stance"]))
-    return commands.OrderAttack(r("minion"), r("target"))
-
-
-def run_script_item(world: World, item: Mapping[str, Any]) -> None:
-    """Carry out one scripted command or happening (queued by the world)."""
-    from undercroft.core.events import Event
-    from undercroft.keep.world import WorldError
-
-    def r(key: str) -> str:
-        return resolve_ref(world, str(item[key]))
-
-    do = item["do"]
-    if do in commands.COMMANDS or do == "wire":
-        world.command(_command(item, r))
-        return
-    try:
-        _happening(world, item, r)
-    except (WorldError, visitors.VisitError, ValueError) as exc:
-        world.emit(Event("script.failed", (), {"do": do, "when": item["when"], "reason": str(exc)}))
-
-
-def _happening(world: World, item: Mapping[str, Any], r: Callable[[str], str]) -> None:
-    do = item["do"]
-    if do == "visit":
-        route = [Pos(x, y) for x, y in item.get("route", [])]
-        visitor = visitors.arrive(world, item["breed"], Pos(*item["portal"]), route)
-        if item.get("name"):
-            world.labels[item["name"]] = visitor.id
-    elif do == "rage":
-        jobs.set_blind_rage(world, world.minion(r("minion")), bool(item.get("on", True)))
-    elif do == "settle":
-        creature = world.being(r("creature"))
-        if not isinstance(creature, Creature):
-            raise ValueError(f"{creature.id} is not a creature")
-        visitors.settle(world, creature, item["lair"])
-    elif do == "breach":
-        doors.breach(world, world.door(r("door")), str(item.get("by", "scenario")))
-    elif do == "walk":
-        being = world.being(r("who"))
-        if not movement.walk_to(world, being, Pos(*item["to"])):
-            raise ValueError(f"{being.id} has no way to {item['to']}")
 
 
 __all__ = ["ScenarioSchema", "build_world", "load", "resolve", "shipped", "world_from_text"]

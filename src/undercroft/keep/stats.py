@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import MINUTES_PER_DAY, Event
+from undercroft.keep import director
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -37,6 +38,9 @@ class DayStats:
     refused: int = 0
     visitors: int = 0
     wait_minutes: int = 0
+    doors_forced: int = 0
+    adventurer_traps: int = 0
+    discovered: int = 0
     traps_job_minutes: int = 0
     chores_job_minutes: int = 0
     rearm_minutes: int = 0
@@ -76,6 +80,12 @@ class Workload:
             today.traps_fired += 1
             if f["cause"] == "fumble":
                 today.fumble_fires += 1
+            if str(f["by"]).startswith("adv:"):
+                today.adventurer_traps += 1
+        elif kind == "door.forced":
+            today.doors_forced += 1
+        elif kind == "trigger.discovered":
+            today.discovered += 1
         elif kind == "structure.built":
             today.built += 1
         elif kind in ("door.opened", "door.closed"):
@@ -183,4 +193,27 @@ def summary(world: World) -> dict[str, Any]:
         "metal_left": world.stockpile.metal if world.stockpile else 0,
         "events": world.events_emitted,
     }
+    if world.options.invasions:
+        out.update(invasion_summary(world))
     return out
+
+
+def invasion_summary(world: World) -> dict[str, Any]:
+    """The invasions' headline numbers (in the summary only when invasions are on)."""
+    totals = world.invasion.totals
+    work = world.workload
+    shown = director.indicator(world)
+    kinds = sorted(k for k in totals if k.startswith("kind:"))
+    return {
+        "invasions": int(totals.get("invasions", 0)),
+        "invasions_by_kind": {k[5:]: int(totals[k]) for k in kinds},
+        "adventurers": int(totals.get("adventurers", 0)),
+        "escaped": int(totals.get("escaped", 0)),
+        "treasure_taken": int(totals.get("treasure", 0)),
+        "goals_reached": int(totals.get("goal:reached", 0)),
+        "goals_met": int(totals.get("goal:met", 0)),
+        "doors_forced": work.total("doors_forced"),
+        "traps_set_off_by_adventurers": work.total("adventurer_traps"),
+        "triggers_discovered": work.total("discovered"),
+        "indicator": f"{shown.word} ({shown.percent:g}%)",
+    }

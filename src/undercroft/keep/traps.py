@@ -16,7 +16,7 @@ import enum
 from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import Event
-from undercroft.keep import doors
+from undercroft.keep import doors, learning
 from undercroft.keep.actors import Being, Minion, Side
 from undercroft.keep.clock import Priority
 from undercroft.keep.structures import Mechanism, PartState, TrapPart, Trigger
@@ -39,7 +39,7 @@ class RearmOutcome(enum.Enum):
     """Below ``keep.options.rearm_target`` without a fumble: try again (R-K-REARM-01)."""
 
 
-# -- who sets a trigger off -----------------------------------------------------------------
+# -- who sets a trigger off ----------------------------------------------------------------
 
 
 def reacts_to(world: World, trigger: Trigger, being: Being, circuit: Circuit) -> bool:
@@ -161,6 +161,7 @@ def fire(
     mech.fired += 1
     if mech.working:
         use(world, mech, PartState.USED, ("K-REARM-01",))
+    learning.trap_went_off(world, mech, trigger_id, by, caught)  # K-KNOW-02, K-LEARN-01
     return True
 
 
@@ -175,7 +176,7 @@ def pull_lever(world: World, lever: Trigger, by: str) -> bool:
     return lever.on
 
 
-# -- parts going out of action, decay ----------------------------------------------------
+# -- parts going out of action, decay ------------------------------------------------------
 
 
 def use(world: World, part: TrapPart, state: PartState, rules: tuple[str, ...]) -> None:
@@ -220,7 +221,7 @@ def on_decay(world: World, args: tuple[Any, ...]) -> None:
     use(world, part, PartState.EXPIRED, ("K-DECAY-01", "K-DECAY-02", "R-K-CLOCK-01"))
 
 
-# -- rearming -------------------------------------------------------------------------------
+# -- rearming ------------------------------------------------------------------------------
 
 
 def rearm(world: World, minion: Minion, part: TrapPart) -> RearmOutcome:

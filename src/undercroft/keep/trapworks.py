@@ -223,7 +223,9 @@ name = "{name}"
 description = """
 {traps} traps: every trigger and mechanism kind, two timers per hall, a lever wired to a trap
 and two sanctum doors, locked doors, three Traps-job minions and one Chores-job minion,
-a troll in its den, and a month of scripted keeper commands and visits. Invasions off.
+a troll in its den, and a month of scripted keeper commands and visits. Adventurers come
+from day 2 for the Master, the hoard or the altar (run with --invasions off for the world
+alone: nothing here then changes).
 """
 days = 30
 portals = {portals}
@@ -261,6 +263,31 @@ breed = "troll"
 at = "d"
 lair = "den"
 name = "w-troll"
+
+# What invasions come for (K-INV-01) and what watches for them (K-ARR-04, K-TIME-07).
+[[treasure]]
+at = [42, 7]
+amount = 12
+name = "hoard"
+
+[[altar]]
+at = [42, 12]
+name = "altar"
+
+[[guard_post]]
+at = [30, 3]
+name = "north-post"
+
+[[settlement]]
+name = "Millbrook"
+faction = "millbrook"
+
+[[camp]]
+name = "Gorefang"
+
+[keeper]
+divination = 1
+watchful_eye = 1
 
 '''
     parts = [head]

@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
+import tcod.path
 from numpy.typing import NDArray
 
 from undercroft import __version__
-from undercroft.core.dice import DiceSampler
+from undercroft.core.dice import DiceSampler, derive_seed
 from undercroft.core.events import (
     Actor,
     Event,
@@ -34,10 +35,13 @@ from undercroft.core.events import (
 )
 from undercroft.core.grid import Grid, Pos, Terrain
 from undercroft.core.paths import DoorPassage, Pathfinder
-from undercroft.keep import jobs, movement, stats, traps
+from undercroft.core.sight import Sight
+from undercroft.keep import adventuring, invasions, jobs, movement, script, stats, traps
 from undercroft.keep.actors import Being, Creature, Master, Merchant, Minion
-from undercroft.keep.clock import EventQueue, Priority, QueueItem
+from undercroft.keep.clock import TICKS_PER_MINUTE, EventQueue, Priority, QueueItem
 from undercroft.keep.commands import Command, CommandResult, execute
+from undercroft.keep.invaders import Adventurer, Whereabouts
+from undercroft.keep.invasion_state import InvasionState
 from undercroft.keep.ruleset import KeepOptions, Ruleset
 from undercroft.keep.structures import (
     Door,
@@ -75,6 +79,16 @@ class Stockpile:
 Handler = Callable[["World", tuple[Any, ...]], None]
 S = TypeVar("S", bound=Structure)
 
+STREAMS = ("director", "parties", "adventurers")
+"""The invasion systems' random streams: stream ``i`` (from 1) is seeded with
+``derive_seed(seed, i)``. Traps and building keep drawing from ``World.rng``, seeded with
+the run seed itself as before invasions existed, so turning invasions on or off never
+changes their dice."""
+
+
+def make_streams(seed: int) -> dict[str, DiceSampler]:
+    return {name: DiceSampler(derive_seed(seed, i)) for i, name in enumerate(STREAMS, 1)}
+
 
 class World:
     """A keep game in progress. Build one with :meth:`from_scenario` (or :meth:`load`)."""
@@ -101,8 +115,16 @@ class World:
         self.stockpile = stockpile
         self.lairs: dict[str, Pos] = dict(lairs or {})
         self.rng = DiceSampler(seed)
+        self.streams = make_streams(seed)
         self.queue = EventQueue()
         self.now = 0
+        self.tick = 0
+        """The time in ticks of the item being carried out (minute x 600 for minute items)."""
+        self.invasion = InvasionState()
+        self.departed: dict[str, Adventurer] = {}
+        """Adventurers of the last invasions who left the map (K-LEARN-07's view of them)."""
+        self.bodies: dict[Pos, str] = {}
+        """One body per tile (ruling R-K-MOVE-01): who stands where, among tile steppers."""
         self.beings: dict[str, Being] = {}
         self.structures: dict[str, Structure] = {}
         self.wiring = Wiring()
@@ -121,9 +143,16 @@ class World:
         self._tile: dict[Pos, str] = {}
         self._door_at: dict[Pos, str] = {}
         self._zones: dict[Pos, list[str]] | None = None
+        self.structure_version = 0
+        """Bumped whenever structures or wiring change (trigger lookups are cached by it)."""
         self._circuits: dict[str, Circuit] = {}
         self._paths: dict[DoorPassage, Pathfinder] = {}
+        self._walks: dict[tuple[Pos, Pos, DoorPassage, int], int | None] = {}
         self._distances: dict[tuple[Pos, DoorPassage, int], NDArray[np.int32]] = {}
+        self._sight: Sight | None = None
+        self._epoch_version = grid.version
+        self._reach: tuple[int, bool] = (-1, True)
+        self._caches: dict[str, tuple[int, dict[Any, Any]]] = {}
 
     # -- ids and lookups ------------------------------------------------------------
 
@@ -163,6 +192,9 @@ class World:
     def structure_at(self, pos: Pos) -> str | None:
         """The structure on a tile: a trap part, timer, barricade or site, else a door."""
         return self._tile.get(pos) or self._door_at.get(pos)
+
+    def door_id_at(self, pos: Pos) -> str | None:
+        return self._door_at.get(pos)
 
     def door_at(self, pos: Pos) -> Door | None:
         door_id = self._door_at.get(pos)
@@ -234,15 +266,99 @@ class World:
         return finder
 
     def distances(self, origin: Pos, passage: DoorPassage) -> NDArray[np.int32]:
-        """Walking distances from ``origin`` (cached per grid version; do not modify)."""
+        """Walking distances from ``origin`` to every tile, -1 where there is no way (cached
+        per grid version; do not modify). Searched with python-tcod's ``Pathfinder``: its
+        ``dijkstra2d`` (21.2.2) gives the same map but keeps memory it never frees."""
         key = (origin, passage, self.grid.version)
         found = self._distances.get(key)
         if found is None:
             if len(self._distances) >= 512:
                 self._distances.clear()
-            found = self.pathfinder(passage).distances_from(origin)
+            costs = self.pathfinder(passage).costs()
+            costs[origin.y, origin.x] = max(int(costs[origin.y, origin.x]), 1)
+            graph = tcod.path.SimpleGraph(cost=costs, cardinal=1, diagonal=0)
+            finder = tcod.path.Pathfinder(graph)
+            finder.add_root((origin.y, origin.x))
+            finder.resolve()
+            found = np.array(finder.distance, dtype=np.int32)
+            found[found == np.iinfo(np.int32).max] = -1
             self._distances[key] = found
         return found
+
+    def walk_distance(self, origin: Pos, goal: Pos, passage: DoorPassage) -> int | None:
+        """The walking distance from ``origin`` to ``goal`` (None: no way), cached per grid
+        version. One A* search a pair: minions weigh a few tasks at a time, so this is
+        cheaper than a distance map, and python-tcod's ``dijkstra2d`` (21.2.2) keeps memory
+        it never frees."""
+        key = (origin, goal, passage, self.grid.version)
+        if key in self._walks:
+            return self._walks[key]
+        if len(self._walks) >= 4096:
+            self._walks.clear()
+        path = self.pathfinder(passage).path(origin, goal)
+        found = None if path is None else len(path)
+        self._walks[key] = found
+        return found
+
+    def map_epoch(self) -> int:
+        """A count of map changes that survives a save (the grid's own version does not):
+        adventurers' plans are stamped with it (ruling R-K-MOVE-01)."""
+        if self.grid.version != self._epoch_version:
+            self._epoch_version = self.grid.version
+            self.invasion.map_epoch += 1
+        return self.invasion.map_epoch
+
+    def cached(self, name: str, version: int | None = None) -> dict[Any, Any]:
+        """A cache of the invasion systems (routes, corridors, triggers near a tile, ...),
+        emptied whenever ``version`` changes (by default the map epoch). Caches only spare
+        work: what is in them never changes a result."""
+        current = self.map_epoch() if version is None else version
+        entry = self._caches.get(name)
+        if entry is None or entry[0] != current:
+            entry = (current, {})
+            self._caches[name] = entry
+        return entry[1]
+
+    def solid(self) -> NDArray[np.bool_]:
+        """The grid's solid tiles, cached per map epoch (do not modify)."""
+        cache = self.cached("solid")
+        found: NDArray[np.bool_] | None = cache.get("solid")
+        if found is None:
+            found = cache["solid"] = self.grid.solid()
+        return found
+
+    def keep_epoch(self) -> None:
+        """The grid as it is now is the current epoch (a loaded save's grid)."""
+        self._epoch_version = self.grid.version
+
+    def sight(self) -> Sight:
+        """Cached lines of sight on this grid (emptied when the grid changes)."""
+        if self._sight is None:
+            self._sight = Sight(self.grid, cache_size=4096)
+        return self._sight
+
+    def reachable(self) -> bool:
+        """K-TIME-05: adventurers can reach the dungeon: some edge portal has a walking way
+        to the sanctum (every door counted passable, they pick or bash locks; water waded)."""
+        if self._reach[0] != self.grid.version:
+            finder = self.pathfinder(DoorPassage.ALL)
+            ok = any(finder.path(p, self.sanctum) is not None for p in self.portals)
+            self._reach = (self.grid.version, ok or self.sanctum in self.portals)
+        return self._reach[1]
+
+    def adventurers(self) -> list[Adventurer]:
+        """Adventurers on the map (not beyond the edge, not gone, not prisoners)."""
+        return [
+            b
+            for b in self.beings.values()
+            if isinstance(b, Adventurer) and b.where is Whereabouts.IN
+        ]
+
+    def schedule_tick(self, at_tick: int, priority: Priority, action: str, *args: Any) -> None:
+        """Queue an item at a time in ticks (walkers stepping tile by tile)."""
+        if at_tick < self.tick:
+            raise WorldError(f"cannot schedule {action} in the past ({at_tick} < {self.tick})")
+        self.queue.push_at_tick(at_tick, priority, action, *args)
 
     def can_carry_wire(self, pos: Pos) -> bool:
         if not self.grid.in_bounds(pos):
@@ -268,6 +384,7 @@ class World:
     def wiring_changed(self) -> None:
         self._circuits.clear()
         self._zones = None
+        self.structure_version += 1
 
     # -- the log --------------------------------------------------------------------
 
@@ -377,6 +494,7 @@ class World:
             return None
         item = self.queue.pop()
         self.now = item.minute
+        self.tick = item.at_tick
         _HANDLERS[item.action](self, item.args)
         self._dispatch()
         return item
@@ -386,9 +504,11 @@ class World:
         if until < self.now:
             raise WorldError(f"cannot run back to minute {until} from {self.now}")
         self._dispatch()
-        while self.queue and (self.queue.next_minute() or 0) <= until:
+        items = self.queue.items
+        while items and items[0][0] <= until:
             self.step()
         self.now = until
+        self.tick = max(self.tick, until * TICKS_PER_MINUTE)
 
     def run_days(self, days: int) -> None:
         """Run ``days`` more days: to the last minute of day ``d + days - 1``, where ``d`` is
@@ -426,9 +546,7 @@ class World:
 
 
 def _script(world: World, args: tuple[Any, ...]) -> None:
-    from undercroft.keep import scenario as scenario_module
-
-    scenario_module.run_script_item(world, world.script[int(args[0])])
+    script.run_script_item(world, world.script[int(args[0])])
 
 
 _HANDLERS: dict[str, Handler] = {
@@ -438,6 +556,11 @@ _HANDLERS: dict[str, Handler] = {
     "step": movement.on_step,
     "arrive": movement.on_arrive,
     "work": jobs.on_work_done,
+    "director": invasions.on_director,
+    "invasion_end": invasions.on_invasion_end,
+    "rite_end": invasions.on_rite_end,
+    "adventurer": adventuring.on_step,
+    "adventurer_work": adventuring.on_work,
 }
 
 

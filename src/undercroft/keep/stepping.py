@@ -1,0 +1,141 @@
+"""Walking tile by tile (ruling R-K-MOVE-01): the movement model of an invasion.
+
+Planned walks (:mod:`undercroft.keep.movement`) stay what quiet days run on: a walk is
+planned once and only its doors, trigger areas and arrival are queued. Adventurers cannot
+walk like that: they must re-plan when the map changes under them, when a door closes in
+front of them or their knowledge of your triggers changes (K-CAUT-01), notice who is
+around them (K-ARR-03, K-PERC-01), stop at locked doors to pick or bash them (K-FORCE-01)
+and keep to one body per tile (the model K-CROWD-01 needs). So while an invasion is on,
+each adventurer is a queue item per tile, due at a *tick* (a 600th of a minute) so that a
+pace 20% slower is exact (K-CAUT-03).
+
+This module holds the primitives: the pace, queueing the next step, who stands where, and
+waiting for a tile to free up. One body per tile: a walker whose next tile is taken waits
+until it is free (it is woken when the tile empties, or looks again after a while); two
+walkers who each want the other's tile pass each other, and a group's worker on its way to
+a door passes its waiting groupmates (they swap tiles), so one body per tile always holds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from undercroft.core.grid import Pos
+from undercroft.keep.clock import TICKS_PER_MINUTE, Priority
+from undercroft.keep.invaders import Adventurer, Whereabouts
+
+if TYPE_CHECKING:
+    from undercroft.keep.world import World
+
+CAUTION_PACE = (6, 5)
+"""K-CAUT-03: in Caution a member moves 20% slower: each tile takes 6/5 of the time."""
+LOOK_AGAIN = 5 * TICKS_PER_MINUTE
+"""A waiting walker that nobody woke looks again after 5 minutes."""
+
+
+def _key(pos: Pos) -> str:
+    return f"{pos.x},{pos.y}"
+
+
+def step_ticks(world: World, adv: Adventurer, into: Pos, caution: bool) -> int:
+    """The time to step into ``into``: the pace (wading water is slower), 6/5 in Caution."""
+    ticks = adv.ticks_per_tile
+    if world.grid.water[into.y, into.x]:
+        ticks = max(ticks, world.ruleset.adventurers.water_seconds * TICKS_PER_MINUTE // 60)
+    if caution:
+        num, den = CAUTION_PACE
+        ticks = ticks * num // den + (1 if ticks * num % den else 0)
+    return ticks
+
+
+def queue_step(world: World, adv: Adventurer, after: int = 0) -> None:
+    """Queue the walker's next step ``after`` ticks from now (any older one goes stale)."""
+    adv.step_gen += 1
+    adv.next_at = world.tick + after
+    world.schedule_tick(adv.next_at, Priority.ADVENTURER, "adventurer", adv.id, adv.step_gen)
+
+
+def queue_work(world: World, adv: Adventurer, after: int, token: int) -> None:
+    """Queue the end of a piece of work ``after`` ticks from now."""
+    adv.step_gen += 1
+    world.schedule_tick(
+        world.tick + after, Priority.ADVENTURER, "adventurer_work", adv.id, adv.step_gen, token
+    )
+
+
+def occupant(world: World, pos: Pos) -> str | None:
+    return world.bodies.get(pos)
+
+
+def place(world: World, adv: Adventurer, pos: Pos) -> None:
+    """The walker is on the map at ``pos`` (walking in, or a prisoner in its cell)."""
+    adv.pos = pos
+    adv.waiting_on = None
+    world.bodies[pos] = adv.id
+
+
+def move(world: World, adv: Adventurer, to: Pos) -> None:
+    """One step: leave the tile (waking whoever waits for it), take the next."""
+    old = adv.pos
+    if world.bodies.get(old) == adv.id:
+        del world.bodies[old]
+    adv.pos = to
+    adv.waiting_on = None
+    world.bodies[to] = adv.id
+    wake(world, old)
+
+
+def swap(world: World, a: Adventurer, b: Adventurer) -> None:
+    """Two walkers pass each other: each takes the other's tile."""
+    a.pos, b.pos = b.pos, a.pos
+    a.waiting_on = b.waiting_on = None
+    world.bodies[a.pos] = a.id
+    world.bodies[b.pos] = b.id
+
+
+def lift(world: World, adv: Adventurer) -> None:
+    """The walker leaves the map (out at a portal): its tile is free."""
+    if world.bodies.get(adv.pos) == adv.id:
+        del world.bodies[adv.pos]
+    wake(world, adv.pos)
+
+
+def follow(world: World, adv: Adventurer, ahead: Adventurer) -> bool:
+    """Behind a walker that is on its way: step again just after its next step (instead
+    of waiting to be woken); False if it is not on its way."""
+    walking = ahead.busy is None and ahead.waiting_on is None and bool(ahead.path)
+    if not walking or ahead.where is not Whereabouts.IN or ahead.next_at <= world.tick:
+        return False
+    queue_step(world, adv, ahead.next_at - world.tick + 1)
+    return True
+
+
+def wait_for(world: World, adv: Adventurer, pos: Pos) -> None:
+    """Wait until ``pos`` is free (woken then), looking again after a while anyway."""
+    waiting = world.invasion.waiting.setdefault(_key(pos), [])
+    if adv.id not in waiting:
+        waiting.append(adv.id)
+    adv.waiting_on = pos
+    queue_step(world, adv, LOOK_AGAIN)
+
+
+def wake(world: World, pos: Pos) -> None:
+    """``pos`` is free (or its door open): whoever waits for it steps again, in order."""
+    waiting = world.invasion.waiting.pop(_key(pos), None)
+    for i, adv_id in enumerate(waiting or ()):
+        adv = world.beings.get(adv_id)
+        walking = (Whereabouts.IN, Whereabouts.OUTSIDE)
+        if not isinstance(adv, Adventurer) or adv.where not in walking or adv.busy is not None:
+            continue
+        if adv.waiting_on == pos:  # still waiting for this tile (not moved on meanwhile)
+            adv.waiting_on = None
+            queue_step(world, adv, 1 + i)
+
+
+def rebuild_bodies(world: World) -> None:
+    """Who stands where, from the adventurers' positions (after loading a save)."""
+    world.bodies = {
+        b.pos: b.id
+        for b in world.beings.values()
+        if isinstance(b, Adventurer) and b.where in (Whereabouts.IN, Whereabouts.PRISONER)
+    }

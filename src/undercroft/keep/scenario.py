@@ -189,6 +189,8 @@ class _Builder:
         master = Master(
             "master", "master", rules.master.attributes, master_at or world.sanctum, pace
         )
+        master.equip(rules.master)
+        master.home = master.pos
         world.beings[master.id] = master
         for i, m in enumerate(self.schema.minion):
             self._minions(world, i, m)
@@ -207,9 +209,12 @@ class _Builder:
             {**breed.attributes.to_json(), **m.attributes.model_dump(exclude_none=True)}
         )
         pace = breed.minutes_per_tile * rules.options.minutes_per_tile
+        bed = self.pos(m.bed, ("minion", i, "bed")) if m.bed is not None else at
         for n in range(m.count):
             minion = Minion(world.new_id("minion"), m.breed, attrs, at, pace)
             minion.job, minion.stance, minion.carry = Job(m.job), Stance(m.stance), breed.carry
+            minion.equip(breed)
+            minion.home = bed  # K-WAKE-02: its own bed
             world.beings[minion.id] = minion
             if m.name:
                 world.labels[m.name if m.count == 1 else f"{m.name}-{n + 1}"] = minion.id
@@ -227,6 +232,8 @@ class _Builder:
         pace = breed.minutes_per_tile * rules.options.minutes_per_tile
         creature = Creature(world.new_id("creature"), c.breed, breed.attributes, at, pace)
         creature.lair = c.lair
+        creature.equip(breed)
+        creature.home = world.lairs.get(c.lair) if c.lair is not None else None
         world.beings[creature.id] = creature
         if c.name:
             world.labels[c.name] = creature.id

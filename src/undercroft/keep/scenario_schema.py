@@ -106,6 +106,8 @@ class MinionSchema(Schema):
     name: str | None = None
     count: Annotated[int, Field(ge=1, le=100)] = 1
     attributes: AttributeOverrides = AttributeOverrides()
+    bed: Ref | None = None
+    """K-WAKE-02: its own bed (default: where it starts)."""
 
 
 class CreatureSchema(Schema):

@@ -256,7 +256,7 @@ def _step_into(world: World, adv: Adventurer, group: Group, nxt: Pos) -> None:
     if adv.path and adv.path[0] == nxt:
         adv.step_on()
     if door is not None and not door.open:
-        doors.pass_through(world, door, adv)  # K-DOOR-08: anyone opens a closed door
+        doors.step_in(world, door, adv)  # K-DOOR-08: anyone opens a closed door
     _on_tile(world, adv, group, old)
     _next(world, adv, group)
 

@@ -145,8 +145,15 @@ def note_stop(world: World) -> str | None:
 
 
 def begin(world: World) -> None:
-    """K-TIME-01: roll the hour of day 2 the first invasion comes, and queue it."""
+    """K-TIME-01: roll the hour of day 2 the first invasion comes, and queue it.
+
+    Ruling R-K-TIME-06: a scenario that starts after invasions have come (or after day 2)
+    begins as if one had just ended: a K-TIME-03 limit for the day starts at once.
+    """
     d = world.invasion.director
+    if d.next_number > 1 or world.now >= day_start(3):
+        start_limit(world, world.now, ("K-TIME-03", "R-K-TIME-06"))
+        return
     hour, event = first_hour(world.streams["director"])
     world.emit(event)
     d.first_minute = day_start(2) + hour * MINUTES_PER_HOUR

@@ -137,11 +137,14 @@ def die(world: World, being: Being, *, by: str, cause: str) -> None:
         being.where = Whereabouts.DEAD
         if was_prisoner:
             stepping.lift(world, being)
+            if being.captured_at is not None:
+                world.invasion.count("captured", -1)  # one fate each: dead now
         world.invasion.count("dead")
         group = world.invasion.groups.get(being.invasion)
         if group is not None:
             goals.check_gone(world, group)
     elif isinstance(being, Master):
+        world.invasion.totals["master_died"] = world.now
         goals.master_died(world, by)
     else:
         world.invasion.count(f"{being.kind}s_dead")
@@ -167,6 +170,8 @@ def wake(world: World, being: Being, how: str) -> None:
     if isinstance(being, Adventurer):
         if being.where is Whereabouts.IN:
             stepping.place(world, being, stepping.free_tile_near(world, being, being.pos))
+            being.set_path([])
+            being.path_stamp = ()  # it plans its way again from where it lies
             stepping.queue_step(world, being, 1)
         return
     if isinstance(being, Minion):

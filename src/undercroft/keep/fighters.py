@@ -211,7 +211,7 @@ def turn(world: World, being: Being) -> None:
         if being.fighting and being.condition is Condition.UP:
             _queue(world, being, _seconds(combat.weapon_of(world, being).seconds))
         return
-    moved = False
+    moved: bool | None = False
     if act is Act.CLOSE_IN:
         moved = _close_in(world, being, world.beings[str(decision.target)])
     elif act in (Act.KEEP_AWAY, Act.FLEE):
@@ -220,7 +220,9 @@ def turn(world: World, being: Being) -> None:
     elif act is Act.REGROUP:
         moved = _regroup(world, being)
     if being.fighting and being.condition is Condition.UP:
-        _queue(world, being, _pace(being) if moved else wait)
+        # No way at all to the enemy (K-LOCK-03: a door it may not open): look again later.
+        later = wait * NO_WAY_WAITS if moved is None else wait
+        _queue(world, being, _pace(being) if moved else later)
 
 
 def _note(world: World, being: Being, decision: Decision) -> None:
@@ -254,16 +256,22 @@ def _blocked(world: World, being: Being, *keep_free: Pos) -> list[Pos]:
     ]
 
 
-def _close_in(world: World, being: Being, target: Being) -> bool:
-    """Step towards the target by the shortest way its K-LOCK-03 door rights allow."""
+NO_WAY_WAITS = 6
+"""A fighter with no way to its enemy looks again after six waits."""
+
+
+def _close_in(world: World, being: Being, target: Being) -> bool | None:
+    """Step towards the target by the shortest way its K-LOCK-03 door rights allow;
+    None if there is no way to it at all (bodies aside)."""
     passage = (
         DoorPassage.ALL if locks.may_open_to_reach(being, target.id) else DoorPassage.OPEN_ONLY
     )
     goal = target.pos
-    path = world.pathfinder(passage).path(
-        being.pos, goal, bodies=_blocked(world, being, being.pos, goal)
-    )
-    if not path or path[0] == goal:
+    finder = world.pathfinder(passage)
+    path = finder.path(being.pos, goal, bodies=_blocked(world, being, being.pos, goal))
+    if not path:
+        return None if finder.path(being.pos, goal) is None else False
+    if path[0] == goal:
         return False
     return _step(world, being, path[0])
 
@@ -318,9 +326,13 @@ def _step(world: World, being: Being, to: Pos) -> bool:
     if not stepping.room_for(world, being, to):
         return False
     door = world.door_at(to)
-    if door is not None and not door.open and not doors.pass_through(world, door, being):
-        return False
+    if door is not None and not door.open:
+        lock = world.lock_of(door)
+        if lock is not None and lock.armed and not locks.may_pass_locks(being):
+            return False  # K-LOCK-02
     stepping.move_body(world, being, to)
+    if door is not None and not door.open:
+        doors.step_in(world, door, being)  # open while it stands in it (R-K-DOOR-01)
     world.forget("viewers")
     for trigger_id in list(world.trigger_zones().get(to, ())):
         traps.walker_enters(world, trigger_id, being)

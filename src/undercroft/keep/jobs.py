@@ -139,7 +139,7 @@ def target_pos(world: World, task: Task) -> Pos:
     if task.kind is TaskKind.CARRY:
         if task.phase == "carry" and task.to is not None:
             return Pos(int(task.to[1]), int(task.to[2]))
-        return world.beings[task.target].pos
+        return world.beings[task.target].pos  # (stale carries are dropped first)
     return world.structure(task.target).pos
 
 
@@ -157,8 +157,18 @@ def _free(world: World, minion: Minion) -> bool:
     )
 
 
+def _stale(world: World, task: Task) -> bool:
+    """An open carry whose body is gone or needs nobody any more (it woke, was freed)."""
+    if task.kind is not TaskKind.CARRY or task.minion is not None:
+        return False
+    body = world.beings.get(task.target)
+    return body is None or not fallen.needs_carrying(world, body)
+
+
 def dispatch(world: World) -> None:
     """Each idle minion (id order) takes the nearest open task its job allows (R-K-JOB-01)."""
+    for task in [t for t in world.tasks.values() if _stale(world, t)]:
+        del world.tasks[task.id]
     open_tasks = [t for t in world.tasks.values() if t.minion is None]
     if not open_tasks:
         return

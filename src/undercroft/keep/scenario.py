@@ -31,7 +31,7 @@ from undercroft.core.grid import DoorState, Grid, Pos
 from undercroft.keep import building, director, doors, invasions, stepping
 from undercroft.keep.actors import Creature, Job, Master, Minion, Stance
 from undercroft.keep.building import PlacementError
-from undercroft.keep.clock import parse_when
+from undercroft.keep.clock import TICKS_PER_MINUTE, day_start, parse_when
 from undercroft.keep.invaders import Whereabouts
 from undercroft.keep.invasion_state import Feature
 from undercroft.keep.parties import MemberDraw
@@ -136,6 +136,11 @@ class _Builder:
             lairs={k: v for k, v in lairs.items() if v is not None},
         )
         world.scenario_days = s.days
+        if s.start_day > 1:  # R-K-TIME-06: the clock starts on that day
+            world.now = day_start(s.start_day)
+            world.tick = world.now * TICKS_PER_MINUTE
+        world.start_minute = world.now
+        world.invasion.director.next_number = s.past_invasions + 1
         self._doors(world)
         self._beings(world)
         self._structures(world)
@@ -304,6 +309,9 @@ class _Builder:
             found = self._feature(world, "post", g.at, ("guard_post", i), g.name)
             if found:
                 found.torch = g.torch
+        for key, kind in (("cell", "cell"), ("pyre", "pyre"), ("butcher_table", "butcher")):
+            for i, place in enumerate(getattr(s, key)):
+                self._feature(world, kind, place.at, (key, i), place.name)
         for i, p in enumerate(s.prisoner):
             self._prisoner(world, i, p)
         for i, settlement in enumerate(s.settlement):

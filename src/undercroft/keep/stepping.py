@@ -22,6 +22,7 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from undercroft.core.grid import Pos
+from undercroft.keep import doors
 from undercroft.keep.actors import Being, Condition
 from undercroft.keep.clock import TICKS_PER_MINUTE, Priority
 from undercroft.keep.invaders import Adventurer, Whereabouts
@@ -85,6 +86,14 @@ def move(world: World, adv: Adventurer, to: Pos) -> None:
     adv.waiting_on = None
     world.bodies[to] = adv.id
     wake(world, old)
+    left_doorway(world, old, adv.id)
+
+
+def left_doorway(world: World, pos: Pos, by: str) -> None:
+    """A doorway someone stood in is empty: its door closes if it rests closed."""
+    door = world.door_at(pos)
+    if door is not None and door.open and pos not in world.bodies:
+        doors.step_out(world, door, by)
 
 
 def swap(world: World, a: Adventurer, b: Adventurer) -> None:
@@ -100,6 +109,7 @@ def lift(world: World, adv: Adventurer) -> None:
     if world.bodies.get(adv.pos) == adv.id:
         del world.bodies[adv.pos]
     wake(world, adv.pos)
+    left_doorway(world, adv.pos, adv.id)
 
 
 def follow(world: World, adv: Adventurer, ahead: Adventurer) -> bool:
@@ -183,6 +193,7 @@ def vacate(world: World, being: Being) -> None:
         else:
             world.bodies[pos] = second
     wake(world, pos)
+    left_doorway(world, pos, being.id)
 
 
 def move_body(world: World, being: Being, to: Pos) -> None:

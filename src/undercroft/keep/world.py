@@ -129,6 +129,9 @@ class World:
         self.streams = make_streams(seed)
         self.queue = EventQueue()
         self.now = 0
+        self.start_minute = 0
+        """The minute the game started (day 1 unless the scenario starts later,
+        R-K-TIME-06)."""
         self.tick = 0
         """The time in ticks of the item being carried out (minute x 600 for minute items)."""
         self.invasion = InvasionState()

@@ -181,3 +181,28 @@ def test_the_dead_are_butchered_or_burned_and_a_pyre_never_burns_an_adventurer()
     assert of(pyre_log, "body.burned") == [] and of(pyre_log, "being.carried") == []
     assert body.body == "lying" and body.pos == Pos(3, 3)
     assert not fallen.needs_carrying(only_pyre, body)
+
+
+@pytest.mark.rule("K-WAKE-01", "R-K-WAKE-02")
+def test_a_shaman_heals_a_fallen_minion_and_a_guard_carries_a_captive() -> None:
+    world, log = make_world(HALL)
+    kobold = minion(world, 2, 2, job=Job.NONE)
+    kobold.wounds.append({"source": "adv:1-1"})
+    shaman = minion(world, 8, 7, job=Job.CHORES, breed="shaman")
+    knock_out(world, kobold, bleeding=True)
+    world.run(world.now + 30)
+    (healed,) = of(log, "being.healed")
+    assert (healed["being"], healed["by"], healed["bleeding"]) == (kobold.id, shaman.id, True)
+    assert kobold.up and of(log, "being.died") == []
+    # A guard, out of a fight, carries an unconscious adventurer to the cells.
+    captive_world, captive_log = invaded(
+        calm(HALL), '[[cell]]\nat = [9, 8]\nname = "cell"\n' + CALM
+    )
+    group = invade(captive_world, member("rogue", 1))
+    rogue = adv(captive_world, group)
+    stand(captive_world, rogue, 3, 3)
+    guard = minion(captive_world, 6, 6, job=Job.FIGHTING, breed="orc")
+    knock_out(captive_world, rogue)
+    captive_world.run(captive_world.now + 60)
+    (taken,) = of(captive_log, "adventurer.captured")
+    assert taken["by"] == guard.id and rogue.where is Whereabouts.PRISONER

@@ -81,7 +81,7 @@ def discovered(world: World, group: Group) -> None:
 def corridors(world: World) -> NDArray[np.bool_]:
     """Ruling R-K-CAUT-02: floor tiles with impassable tiles on two opposite sides, next to
     another such tile along the way through (a gap in a wall is a doorway, not a corridor)."""
-    cache = world.cached("corridors")
+    cache = world.cached("corridors", world.ground())
     found: NDArray[np.bool_] | None = cache.get("map")
     if found is None:
         grid = world.grid

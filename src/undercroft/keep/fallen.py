@@ -137,8 +137,6 @@ def die(world: World, being: Being, *, by: str, cause: str) -> None:
         being.where = Whereabouts.DEAD
         if was_prisoner:
             stepping.lift(world, being)
-            if being.captured_at is not None:
-                world.invasion.count("captured", -1)  # one fate each: dead now
         world.invasion.count("dead")
         group = world.invasion.groups.get(being.invasion)
         if group is not None:
@@ -222,7 +220,7 @@ def needs_carrying(world: World, body: Being) -> bool:
     unconscious adventurer under ``fallen_adventurers = "kill"``, something to do)."""
     if body.condition is Condition.UNCONSCIOUS:
         if isinstance(body, Minion):
-            return body.side().value == "keep" and body.home is not None
+            return body.side().value == "keep" and body.home not in (None, body.pos)
         if isinstance(body, Adventurer):
             policy = world.options.fallen_adventurers
             return body.where is Whereabouts.IN and (
@@ -236,7 +234,19 @@ def needs_carrying(world: World, body: Being) -> bool:
     return False
 
 
+def needs_healing(world: World, body: Being) -> bool:
+    """K-WAKE-01: your healers heal a fallen being of your side, and a prisoner who is
+    bleeding (ruling R-K-WAKE-02: the keeper wants them alive)."""
+    if body.condition is not Condition.UNCONSCIOUS or body.carried_by is not None:
+        return False
+    if isinstance(body, Adventurer):
+        return body.where is Whereabouts.PRISONER and body.bleeding_until is not None
+    return body.side().value == "keep"
+
+
 def post_work(world: World, body: Being) -> None:
+    if needs_healing(world, body):
+        jobs.add_task(world, jobs.TaskKind.HEAL, body.id)
     if needs_carrying(world, body):
         jobs.add_task(world, jobs.TaskKind.CARRY, body.id)
 
@@ -333,6 +343,7 @@ def deliver(world: World, carrier: Minion, body: Being, where: str, at: Pos) -> 
         )
         if body.condition is Condition.UNCONSCIOUS and body.bleeding_until is None:
             _wake_roll(world, body, BED_WAKE_MINUTES, ("K-WAKE-02",))  # K-WAKE-02: own bed
+        post_work(world, body)  # a healer may come to it there
     elif where == "cell" and isinstance(body, Adventurer):
         capture(world, carrier, body, at)
     elif where == "pyre":
@@ -363,6 +374,7 @@ def capture(world: World, by: Being, adv: Adventurer, cell: Pos) -> None:
     adv.captured_at = world.now
     stepping.place(world, adv, cell)
     world.invasion.count("captured")
+    post_work(world, adv)  # a bleeding prisoner is healed if a healer can
     world.emit(
         Event(
             "adventurer.captured",

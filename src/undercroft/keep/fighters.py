@@ -94,11 +94,7 @@ def situation(world: World, being: Being, foes: list[Being]) -> Situation:
         room = reach or ranged or _room_next_to(world, being, foe.pos)
         struck = world.now - being.struck_by.get(foe.id, -10) <= 1
         known.append(Foe(foe.id, here.chebyshev(where), reach, room, struck))
-    allies = [
-        b.pos.chebyshev(here)
-        for b in world.beings.values()
-        if b is not being and b.fighting and b.condition is Condition.UP and can_fight(b)
-    ]
+    allies = [b.pos.chebyshev(here) for b in _allies(world, being)]
     c = world.ruleset.combat
     return Situation(
         stance=stance_of(world, being),
@@ -276,12 +272,25 @@ def _close_in(world: World, being: Being, target: Being) -> bool | None:
     return _step(world, being, path[0])
 
 
-def _regroup(world: World, being: Being) -> bool:
-    allies = [
+FIGHTING_STANCES = (Stance.DEFENSIVE, Stance.NORMAL, Stance.AGGRESSIVE)
+
+
+def _allies(world: World, being: Being) -> list[Being]:
+    """R-K-STANCE-02: the allies one regroups with: your beings in the fight whose stance
+    fights (not those keeping away or fleeing)."""
+    return [
         b
         for b in world.beings.values()
-        if b is not being and b.fighting and b.condition is Condition.UP and can_fight(b)
+        if b is not being
+        and b.fighting
+        and b.condition is Condition.UP
+        and can_fight(b)
+        and stance_of(world, b) in FIGHTING_STANCES
     ]
+
+
+def _regroup(world: World, being: Being) -> bool:
+    allies = _allies(world, being)
     if not allies:
         return False
     ally = min(allies, key=lambda b: (b.pos.chebyshev(being.pos), b.id))

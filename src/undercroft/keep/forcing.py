@@ -335,6 +335,7 @@ def _force_attempt(world: World, adv: Adventurer, group: Group, job: GroupJob) -
                     "by": adv.id,
                     "attempts": job.attempts,
                     "minutes": world.now - job.started,
+                    "at": [door.pos.x, door.pos.y],
                 },
             )
         )
@@ -360,7 +361,13 @@ def _force_attempt(world: World, adv: Adventurer, group: Group, job: GroupJob) -
         Event(
             "door.given_up",
             ("K-FORCE-04",),
-            {"group": group.number, "door": door.id, "attempts": job.attempts},
+            {
+                "group": group.number,
+                "door": door.id,
+                "attempts": job.attempts,
+                "minutes": world.now - job.started,
+                "at": [door.pos.x, door.pos.y],
+            },
         )
     )
     _end(world, adv, group, job)

@@ -92,7 +92,7 @@ def patient(world: World, group: Group, adv: Adventurer) -> Adventurer | None:
 
 
 def _beside(world: World, pos: Pos) -> set[Pos]:
-    cache = world.cached("beside")
+    cache = world.cached("beside", world.ground())
     found: set[Pos] | None = cache.get(pos)
     if found is None:
         solid = world.solid()
@@ -272,8 +272,6 @@ def _free(world: World, adv: Adventurer, group: Group) -> None:
         if prisoner.pos.manhattan(adv.pos) == 1:
             if prisoner.condition is Condition.UNCONSCIOUS:
                 fallen.heal(world, adv, prisoner)  # its rescuers rouse it (R-K-WAKE-01)
-            if prisoner.captured_at is not None:
-                world.invasion.count("captured", -1)  # freed: no longer a prisoner
             prisoner.where = Whereabouts.IN  # K-LEARN-07: it kept its knowledge and bonuses
             prisoner.invasion = group.number  # it walks out with its rescuers
             group.members.append(prisoner.id)

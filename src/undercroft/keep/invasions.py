@@ -274,7 +274,7 @@ def new_adventurer(
 
 def _portal(world: World) -> tuple[Pos, bool]:
     """K-INV-03: most pick a portal with a dry way; some one across water (R-K-INV-01)."""
-    cache = world.cached("portals")
+    cache = world.cached("portals", world.ground())
     found = cache.get("portals")
     if found is None:
         dry_finder = Pathfinder(world.grid, DoorPassage.ALL, water_cost=0)

@@ -46,14 +46,18 @@ class TaskKind(enum.Enum):
     CARRY = "carry"
     """Carry a fallen being to its bed, a cell, a pyre or a butcher table, or kill an
     unconscious adventurer where it lies (K-WAKE-01, K-AFTER-02, ruling R-K-WAKE-02)."""
+    HEAL = "heal"
+    """Heal a fallen being of your side, or a bleeding prisoner (K-WAKE-01): a minion
+    with the ``heal`` ability's work, before any other (ruling R-K-WAKE-02)."""
 
 
 TIERS: Mapping[Job, Mapping[TaskKind, int]] = {
     Job.TRAPS: {TaskKind.REARM: 0, TaskKind.BUILD: 0, TaskKind.HAUL: 1, TaskKind.CARRY: 1},
     Job.CHORES: {TaskKind.RESTORE_DOOR: 0, TaskKind.HAUL: 0, TaskKind.CARRY: 0},
+    Job.FIGHTING: {TaskKind.CARRY: 0},
 }
 """Which tasks each job takes, lower tiers first (K-BUILD-01, K-REARM-02, K-FORCE-05,
-R-K-WAKE-02)."""
+R-K-WAKE-02: guards, out of a fight, carry the living fallen, never the dead)."""
 
 
 @dataclass(eq=False)
@@ -140,7 +144,27 @@ def target_pos(world: World, task: Task) -> Pos:
         if task.phase == "carry" and task.to is not None:
             return Pos(int(task.to[1]), int(task.to[2]))
         return world.beings[task.target].pos  # (stale carries are dropped first)
+    if task.kind is TaskKind.HEAL:
+        return world.beings[task.target].pos
     return world.structure(task.target).pos
+
+
+def _suits(world: World, minion: Minion, task: Task) -> bool:
+    """A guard carries only the living (R-K-WAKE-02)."""
+    if minion.job is Job.FIGHTING and task.kind is TaskKind.CARRY:
+        body = world.beings.get(task.target)
+        return body is not None and body.condition is Condition.UNCONSCIOUS
+    return True
+
+
+def _tier(world: World, tiers: Mapping[TaskKind, int], task: Task) -> int:
+    """The task's tier for this minion; the living are carried before the dead."""
+    tier = tiers[task.kind]
+    if task.kind is TaskKind.CARRY:
+        body = world.beings.get(task.target)
+        if body is not None and body.condition is Condition.DEAD:
+            tier += 1
+    return tier
 
 
 def _free(world: World, minion: Minion) -> bool:
@@ -158,11 +182,26 @@ def _free(world: World, minion: Minion) -> bool:
 
 
 def _stale(world: World, task: Task) -> bool:
-    """An open carry whose body is gone or needs nobody any more (it woke, was freed)."""
-    if task.kind is not TaskKind.CARRY or task.minion is not None:
+    """An open carry or heal whose body is gone or needs nobody any more (it woke, was
+    freed, died)."""
+    if task.minion is not None:
         return False
-    body = world.beings.get(task.target)
-    return body is None or not fallen.needs_carrying(world, body)
+    if task.kind is TaskKind.CARRY:
+        body = world.beings.get(task.target)
+        return body is None or not fallen.needs_carrying(world, body)
+    if task.kind is TaskKind.HEAL:
+        body = world.beings.get(task.target)
+        return body is None or not fallen.needs_healing(world, body)
+    return False
+
+
+def _tiers(world: World, minion: Minion) -> Mapping[TaskKind, int] | None:
+    """The tasks a minion takes: its job's; a healer heals first whatever its job."""
+    tiers = TIERS.get(minion.job)
+    kind = world.ruleset.minions.get(minion.breed)
+    if kind is not None and "heal" in kind.abilities:
+        return {TaskKind.HEAL: -1, **(tiers or {})}
+    return tiers
 
 
 def dispatch(world: World) -> None:
@@ -175,10 +214,14 @@ def dispatch(world: World) -> None:
     for minion in sorted(world.minions(), key=lambda m: _number(m.id)):
         if not _free(world, minion):
             continue
-        tiers = TIERS.get(minion.job)
+        tiers = _tiers(world, minion)
         if not tiers:
             continue
-        candidates = [t for t in open_tasks if t.minion is None and t.kind in tiers]
+        candidates = [
+            t
+            for t in open_tasks
+            if t.minion is None and t.kind in tiers and _suits(world, minion, t)
+        ]
         if not candidates:
             continue
         best = _nearest(world, minion, candidates, tiers)
@@ -209,7 +252,7 @@ def _nearest(
             far = -1 if walk is None else walk
         if far < 0:
             continue  # unreachable for now
-        key = (tiers[task.kind], far, task.created, _number(task.id))
+        key = (_tier(world, tiers, task), far, task.created, _number(task.id))
         if best is None or key < best:
             best, chosen = key, task
     return chosen
@@ -283,6 +326,11 @@ def _work_minutes(world: World, task: Task) -> int | None:
         if body is None or body.carried_by is not None or not fallen.needs_carrying(world, body):
             return None
         return world.options.pickup_minutes
+    if task.kind is TaskKind.HEAL:
+        body = world.beings.get(task.target)
+        if body is None or not fallen.needs_healing(world, body):
+            return None
+        return max(1, -(-world.ruleset.combat.heal_seconds // 60))
     door = world.structures.get(task.target)
     if not isinstance(door, Door) or not door.breached:
         return None
@@ -317,6 +365,11 @@ def on_work_done(world: World, args: tuple[Any, ...]) -> None:
         _go(world, minion, task)
     elif task.kind is TaskKind.CARRY:
         _lift(world, minion, task)
+    elif task.kind is TaskKind.HEAL:
+        body = world.beings.get(task.target)
+        if body is not None and fallen.needs_healing(world, body):
+            fallen.heal(world, minion, body)
+        finish(world, minion, task)
     else:
         doors.restore(world, world.door(task.target), minion.id)
         finish(world, minion, task)
@@ -410,7 +463,7 @@ def _account(world: World, minion: Minion, task: Task) -> None:
 def set_job(world: World, minion: Minion, job: Job) -> None:
     if minion.task is not None:
         task = world.tasks.get(minion.task)
-        if task is None or task.kind not in TIERS.get(job, {}):
+        if task is None or task.kind not in TIERS.get(job, {TaskKind.HEAL: 0}):
             release(world, minion)
     minion.job = job
     world.request_dispatch()

@@ -98,7 +98,7 @@ def viewers(world: World) -> list[Being]:
 
 def sanctum_tiles(world: World) -> frozenset[Pos]:
     """Ruling R-K-ARR-01: the sanctum's area, or its room up to the doors."""
-    cache = world.cached("sanctum")
+    cache = world.cached("sanctum", world.ground())
     found: frozenset[Pos] | None = cache.get("tiles")
     if found is not None:
         return found
@@ -122,8 +122,9 @@ def sanctum_tiles(world: World) -> frozenset[Pos]:
     return tiles
 
 
-def _watching(world: World) -> list[tuple[Being, Pos, int]]:
-    """Your side's seeing beings, where they stand this minute, and their ranges."""
+def watching(world: World) -> list[tuple[Being, Pos, int]]:
+    """Your side's seeing beings, where they stand this minute, and their ranges (cached
+    for the minute; a step in a fight empties it)."""
     cache = world.cached("viewers", world.now)
     found: list[tuple[Being, Pos, int]] | None = cache.get("viewers")
     if found is None:
@@ -140,7 +141,7 @@ def after_step(world: World, adv: Adventurer, group: Group) -> None:
     hidden = world.options.darkness_hides and bool(world.grid.dark[pos.y, pos.x])
     mine = perception_range(adv.attributes.stalk)
     seen_by: list[Being] = []
-    for viewer, at, theirs in _watching(world):
+    for viewer, at, theirs in watching(world):
         far = max(abs(pos.x - at.x), abs(pos.y - at.y))
         if far > max(mine, theirs) or not world.sight().can_see(pos, at):
             continue

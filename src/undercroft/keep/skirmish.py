@@ -36,10 +36,12 @@ def target(world: World, adv: Adventurer) -> Being | None:
     """The enemy it strikes now, if one is in reach: the Master, else the nearest."""
     here = adv.pos
     found: list[tuple[int, int, str, Being]] = []
-    for being in perception.viewers(world):
+    reach = combat.weapon_of(world, adv).range
+    for being, at, _ in perception.watching(world):
+        if max(abs(here.x - at.x), abs(here.y - at.y)) > reach:
+            continue  # (quick: out of its weapon's reach)
         if not combat.in_reach(world, adv, being):
             continue
-        at = being.pos_at(world.now)
         found.append((0 if isinstance(being, Master) else 1, here.chebyshev(at), being.id, being))
     return min(found, key=lambda t: t[:3])[3] if found else None
 

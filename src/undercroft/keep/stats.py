@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import MINUTES_PER_DAY, Event
 from undercroft.keep import director
+from undercroft.keep.invaders import Adventurer, Whereabouts
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -223,6 +224,15 @@ def invasion_summary(world: World) -> dict[str, Any]:
         "escaped": int(totals.get("escaped", 0)),
         "dead": int(totals.get("dead", 0)),
         "captured": int(totals.get("captured", 0)),
+        "prisoners": len(
+            [
+                b
+                for b in world.beings.values()
+                if isinstance(b, Adventurer)
+                and b.where is Whereabouts.PRISONER
+                and b.captured_at is not None
+            ]
+        ),
         "treasure_taken": int(totals.get("treasure", 0)),
         "goals_met": int(totals.get("goal:met", 0)),
         "wounds": work.total("wounds"),

@@ -325,7 +325,7 @@ class World:
             self.invasion.map_epoch += 1
         return self.invasion.map_epoch
 
-    def cached(self, name: str, version: int | None = None) -> dict[Any, Any]:
+    def cached(self, name: str, version: Any = None) -> dict[Any, Any]:
         """A cache of the invasion systems (routes, corridors, triggers near a tile, ...),
         emptied whenever ``version`` changes (by default the map epoch). Caches only spare
         work: what is in them never changes a result."""
@@ -340,9 +340,13 @@ class World:
         """Empty one of the :meth:`cached` caches now (what it holds went stale)."""
         self._caches.pop(name, None)
 
+    def ground(self) -> tuple[str, int]:
+        """A cache version for what only the ground decides (doors opening do not count)."""
+        return ("ground", self.grid.terrain_version)
+
     def solid(self) -> NDArray[np.bool_]:
-        """The grid's solid tiles, cached per map epoch (do not modify)."""
-        cache = self.cached("solid")
+        """The grid's solid tiles, cached while the ground stays as it is (do not modify)."""
+        cache = self.cached("solid", self.ground())
         found: NDArray[np.bool_] | None = cache.get("solid")
         if found is None:
             found = cache["solid"] = self.grid.solid()

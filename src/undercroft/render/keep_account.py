@@ -87,8 +87,6 @@ class InvasionAccount:
     """End every line with the rule IDs that decided it."""
     days: dict[int, list[str]] = field(default_factory=dict)
     invasions: dict[int, InvasionSum] = field(default_factory=dict)
-    held: set[str] = field(default_factory=set)
-    """Adventurers captured and still held (each member is counted under one fate)."""
 
     def emit(self, time: Time, event: Event) -> None:
         if not isinstance(time, KeepTime):
@@ -210,10 +208,6 @@ class InvasionAccount:
         if kind == "treasure.taken":
             return f"{f['adventurer']} takes {f['amount']} treasure ({f['left']} left)"
         if kind == "prisoner.freed":
-            s = self._sum(_group_of(f["prisoner"]))
-            if s is not None and f["prisoner"] in self.held:
-                self.held.discard(f["prisoner"])
-                s.captured -= 1
             return f"{f['by']} frees {f['prisoner']}"
         if kind == "altar.wrecked":
             return f"{f['by']} wrecks {f['altar']}"
@@ -230,6 +224,9 @@ class InvasionAccount:
                 s.ended = minute
                 if s.outcome == "under way":
                     s.outcome = "failed"  # over without its goal
+                # what became of its members when it ended (each under one fate)
+                s.dead = len(f.get("dead") or [])
+                s.captured = len(f.get("captured") or [])
             limit = f"; next within {f['limit_hours']:g} h" if f["limit_hours"] is not None else ""
             fates = [
                 f"{len(f.get(k) or [])} {word}"
@@ -260,12 +257,6 @@ class InvasionAccount:
             )
             return f"{f['being']} is knocked out by {f['by']} ({how})"
         if kind == "being.died":
-            s = self._sum(_group_of(f["being"]))
-            if s is not None:
-                s.dead += 1
-                if f["being"] in self.held:
-                    self.held.discard(f["being"])
-                    s.captured -= 1
             slayer = self._sum(_group_of(f["by"]))
             if slayer is not None and _group_of(f["being"]) is None:
                 slayer.kills += 1
@@ -278,10 +269,6 @@ class InvasionAccount:
         if kind == "being.healed":
             return f"{f['by']} heals {f['being']}"
         if kind == "adventurer.captured":
-            s = self._sum(f["group"])
-            if s is not None:
-                s.captured += 1
-                self.held.add(f["adventurer"])
             return f"{f['by']} captures {f['adventurer']}: a prisoner at {f['at']}"
         if kind == "being.carried":
             return f"{f['by']} carries {f['being']} off"
@@ -302,7 +289,7 @@ class InvasionAccount:
                 f"noise ({f['cause']}) at {f['at']}: {', '.join(f['heard'])} hear where "
                 f"{', '.join(f['enemies'])} are"
             )
-        if kind == "fighter.decision" and f["act"] not in ("hold", "wait"):
+        if kind == "fighter.decision" and f["act"] not in ("hold", "wait", "keep_away", "carry_on"):
             what = {
                 "attack": f"attacks {f['target']}",
                 "close_in": f"closes in on {f['target']}",

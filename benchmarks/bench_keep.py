@@ -156,11 +156,9 @@ print(json.dumps(out))
 
 def quiet_days(src: str | None, seeds: int) -> dict[str, float]:
     """The quiet-day figures, measured in a fresh process with ``src`` first on the path."""
-    # Main's scenarios know no "invasions" option semantics beyond off; it was always off.
-    options = "{}" if src else '{"invasions": False}'
     code = (
         QUIET.replace("QUIET_TEXT", repr(quiet_world_text()))
-        .replace("OPTIONS", options)
+        .replace("OPTIONS", '{"invasions": False}')
         .replace("SEEDS", str(seeds))
     )
     env = dict(os.environ)

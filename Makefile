@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck bench lock clean install
+.PHONY: demo test lint typecheck bench lock clean install browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,15 +17,40 @@ $(STAMP): $(BIN)/python requirements-dev.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-install: $(STAMP)
+# The compiled build of the crawl engine's hot modules (undercroft.native, mypyc): rebuilt
+# when a compiled module changes. Without a C compiler everything runs as Python.
+NATIVE := build/native/SOURCES.sha256
+NATIVE_SOURCES := $(shell $(PYTHON) -c "import re,sys; t=open('src/undercroft/native.py').read(); print(' '.join('src/undercroft/'+m for m in re.findall(r'\"((?:core|crawl)/\w+\.py)\"', t)))")
 
-demo: $(STAMP)
+$(NATIVE): $(STAMP) src/undercroft/native.py $(NATIVE_SOURCES)
+	$(BIN)/python -m undercroft.native build || echo "(compiled build failed: undercroft runs as pure Python)"
+
+install: $(STAMP) $(NATIVE)
+
+demo: install
 	$(BIN)/undercroft demo
 
-test: $(STAMP)
+# The browser tests drive Debian's chromium: install it when it is missing and we can (root
+# and apt-get). Never fails the build: without it the browser tests skip and say how.
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "browser: installing Debian's chromium for the browser tests (once)"; \
+	    ( apt-get update -qq >/dev/null 2>&1 && \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	        chromium >/dev/null 2>&1 ) || \
+	    echo "browser: could not install chromium; the browser tests will be skipped"; \
+	  else \
+	    echo "browser: no /usr/bin/chromium and no root apt-get; the browser tests will be skipped"; \
+	  fi; \
+	fi
+
+# The suite runs twice: with the compiled modules (if built) and as pure Python.
+test: install browser
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy src
 	$(BIN)/python -m pytest -q
+	UNDERCROFT_PURE=1 $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
@@ -42,4 +67,5 @@ lock:
 	rm -rf .lockvenv
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build
+

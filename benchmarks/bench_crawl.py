@@ -1,10 +1,23 @@
-"""Adventures per second per core with the heuristic policies, log on and log off.
+"""Adventures per second per core, with the heuristic party and DM, against 0.2.0.
 
-Plays the default pack's first adventure (or ``--adventure``) with the default party for
-``--games`` seeds in one process (one core), and prints games per second and the mean
-number of decisions and turns; ``--profile`` adds the top functions by own time.
+For every shipped adventure, with the log off and on, this plays ``--games`` seeds in one
+process (one core) and prints adventures per CPU second, with the decisions and dice of
+an adventure. It measures, in the same run and on the same machine:
 
-    .venv/bin/python benchmarks/bench_crawl.py [--games N] [--adventure ID] [--profile]
+* this checkout, compiled (``build/native``, see ``undercroft.native``) if that build is
+  current, and as pure Python (``UNDERCROFT_PURE=1``);
+* 0.2.0: the tag ``v0.2.0`` (or, without the tag, its commit c20d064) checked out into a
+  temporary git worktree and run from there with the same interpreter and libraries;
+* optionally ``--against REF``, any other commit (say ``main``), the same way.
+
+Each measurement runs in a fresh process, the variants take turns, and each figure is
+the median of ``--rounds`` rounds, so a noisy shared machine bends them all alike; the
+ratio is of adventures per second on the same adventure. Games of different versions
+differ in length (the goal-pursuing party of the fidelity issue plays longer games than
+0.2.0's): the decisions and turns columns say by how much.
+
+    .venv/bin/python benchmarks/bench_crawl.py [--games 60] [--rounds 3]
+        [--adventure ID ...] [--against REF] [--no-baseline] [--profile]
 """
 
 from __future__ import annotations
@@ -12,52 +25,178 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
+import os
 import pstats
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
-from undercroft.crawl.content import default_pack
-from undercroft.crawl.runner import play
+HERE = Path(__file__).resolve()
+CHECKOUT = HERE.parents[1]
+BASELINE_TAG = "v0.2.0"
+BASELINE_COMMIT = "c20d064"
 
 
-def bench(adventure: str, games: int, log: bool) -> tuple[float, float, float, dict[str, int]]:
+def work(adventure: str, games: int, log: bool) -> dict[str, float]:
+    """Play ``games`` seeds of ``adventure`` with whatever ``undercroft`` is importable."""
+    from undercroft.crawl.content import default_pack
+    from undercroft.crawl.runner import play
+
     pack = default_pack()
     ruleset = pack.ruleset(adventure)
     party = list(pack.heroes)[:4]
-    outcomes: dict[str, int] = {}
-    decisions = turns = 0
-    start = time.perf_counter()
+    decisions = dice = turns = won = 0
+    play(ruleset, party, seed=10_000, log=log)  # warm up: imports, content, caches
+    cpu, wall = time.process_time(), time.perf_counter()
     for seed in range(games):
         result = play(ruleset, party, seed=seed, log=log)
         decisions += result.decisions
         turns += result.state.turn
-        outcome = str(result.state.outcome)
-        outcomes[outcome] = outcomes.get(outcome, 0) + 1
-    elapsed = time.perf_counter() - start
-    return games / elapsed, decisions / games, turns / games, outcomes
+        dice += sum(len(a.natural) for a in result.state.history if hasattr(a, "natural"))
+        won += bool(result.state.summary().get("won"))
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return {
+        "rate": games / cpu,
+        "wall_rate": games / wall,
+        "decisions": decisions / games,
+        "dice": dice / games,
+        "turns": turns / games,
+        "won": won / games,
+    }
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    src: Path
+    pure: bool
+
+
+def measure(variant: Variant, adventure: str, games: int, log: bool) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(variant.src)}
+    env.pop("UNDERCROFT_PURE", None)
+    if variant.pure:
+        env["UNDERCROFT_PURE"] = "1"
+    args = [sys.executable, str(HERE), "--worker", adventure, str(games), "on" if log else "off"]
+    done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{variant.name} failed on {adventure}:\n{done.stderr[-2000:]}")
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def git(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "-C", str(CHECKOUT), *args], capture_output=True, text=True, check=False
+    )
+
+
+def checkout(ref: str, folder: Path) -> str | None:
+    """Check ``ref`` out into ``folder`` (a detached worktree); the commit, or ``None``."""
+    commit = git("rev-parse", "--verify", "--quiet", ref + "^{commit}")
+    if commit.returncode != 0:
+        return None
+    added = git("worktree", "add", "--detach", str(folder), commit.stdout.strip())
+    return commit.stdout.strip()[:12] if added.returncode == 0 else None
+
+
+def native_state() -> str:
+    from undercroft import native
+
+    return "compiled build current" if native.usable() else "no current compiled build"
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--worker"]:
+        adventure, games, log = sys.argv[2], int(sys.argv[3]), sys.argv[4] == "on"
+        print(json.dumps(work(adventure, games, log)))
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--adventure", default=None)
-    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--games", type=int, default=60, help="seeds per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="measurements per figure")
+    parser.add_argument("--adventure", action="append", default=None)
+    parser.add_argument("--against", default=None, help="also measure this git ref")
+    parser.add_argument("--no-baseline", action="store_true", help="skip 0.2.0")
+    parser.add_argument("--profile", action="store_true", help="top functions, this code")
     args = parser.parse_args()
-    adventure = args.adventure or default_pack().campaign_order()[0]
-    print(f"adventure {adventure}, {args.games} games per line, one process")
-    for log in (False, True):
-        rate, decisions, turns, outcomes = bench(adventure, args.games, log)
-        print(
-            f"log {'on ' if log else 'off'}: {rate:7.1f} adventures/s/core   "
-            f"{decisions:6.0f} decisions  {turns:5.1f} turns per game   {outcomes}"
-        )
+    from undercroft.crawl.content import default_pack
+
+    adventures = args.adventure or default_pack().campaign_order()
+    if args.games < 1 or args.rounds < 1:
+        parser.error("--games and --rounds must be at least 1")
+    here = CHECKOUT / "src"
+    variants = []
+    from undercroft import native
+
+    if native.usable():
+        variants.append(Variant("this, compiled", here, pure=False))
+    variants.append(Variant("this, pure Python", here, pure=True))
+    with tempfile.TemporaryDirectory(prefix="undercroft-bench-") as scratch:
+        added: list[Path] = []
+        try:
+            refs = [] if args.no_baseline else [("0.2.0", BASELINE_TAG, BASELINE_COMMIT)]
+            if args.against:
+                refs.append((args.against, args.against, None))
+            for name, ref, fallback in refs:
+                folder = Path(scratch) / name.replace("/", "_")
+                commit = checkout(ref, folder) or (fallback and checkout(fallback, folder))
+                if not commit:
+                    tried = ref + (f" or {fallback}" if fallback else "")
+                    print(f"!! {name}: neither {tried} is in this repository; not measured")
+                    continue
+                added.append(folder)
+                variants.append(Variant(f"{name} ({commit})", folder / "src", pure=True))
+            report(variants, adventures, args.games, args.rounds)
+        finally:
+            for folder in added:
+                git("worktree", "remove", "--force", str(folder))
     if args.profile:
-        profiler = cProfile.Profile()
-        profiler.enable()
-        bench(adventure, max(10, args.games // 5), False)
-        profiler.disable()
-        text = io.StringIO()
-        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(15)
-        print(text.getvalue())
+        profile(adventures[0], max(10, args.games // 3))
+
+
+def report(variants: list[Variant], adventures: list[str], games: int, rounds: int) -> None:
+    print(
+        f"{games} games a measurement, median of {rounds} rounds, one process each; "
+        f"heuristic party (first four heroes) and DM; {native_state()}; "
+        f"{time.strftime('%Y-%m-%d')}"
+    )
+    baseline = next((v for v in variants if v.name.startswith("0.2.0")), None)
+    for adventure in adventures:
+        for log in (False, True):
+            rows: dict[str, dict[str, float]] = {}
+            runs: dict[str, list[dict[str, float]]] = {v.name: [] for v in variants}
+            for _ in range(rounds):  # the variants take turns
+                for v in variants:
+                    runs[v.name].append(measure(v, adventure, games, log))
+            for v in variants:
+                got = runs[v.name]
+                rows[v.name] = {**got[0], "rate": statistics.median(r["rate"] for r in got)}
+            print(f"\n{adventure}, log {'on' if log else 'off'}:")
+            for v in variants:
+                r = rows[v.name]
+                ratio = ""
+                if baseline is not None and v is not baseline:
+                    ratio = f"   {r['rate'] / rows[baseline.name]['rate']:5.2f}x 0.2.0"
+                print(
+                    f"  {v.name:24} {r['rate']:7.1f} adventures/s/core  "
+                    f"{r['decisions']:5.0f} decisions  {r['dice']:5.0f} dice  "
+                    f"{r['turns']:5.1f} turns  won {r['won']:4.0%}{ratio}"
+                )
+
+
+def profile(adventure: str, games: int) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    work(adventure, games, False)
+    profiler.disable()
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(20)
+    print(text.getvalue())
 
 
 if __name__ == "__main__":

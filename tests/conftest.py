@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,3 +29,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             "tests cite rule IDs that docs/rules and docs/rulings.md do not define:\n"
             + "\n".join(lines)
         )
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """A headless Chromium browser (Playwright), or the test is skipped saying how to get
+    one (tests/browser_kit.py)."""
+    import browser_kit
+
+    reason = browser_kit.why_not()
+    if reason is not None:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = browser_kit.launch(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -22,8 +22,10 @@ from undercroft.clikit import err, fail, interruptible
 from undercroft.core import catalogue
 from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
 from undercroft.crawl import content as crawl_content  # registers the crawl content kinds
+from undercroft.crawl.terminal import register as register_play
 from undercroft.keep import scenario as _keep_kinds  # noqa: F401  (registers keep content kinds)
 from undercroft.keep.cli import register as register_keep
+from undercroft.web.cli import register as register_web
 
 app = typer.Typer(
     name="undercroft",
@@ -248,6 +250,8 @@ def _register_rulesets() -> None:
 
 _register_rulesets()
 register_keep(run_app)
+register_web(app)
+register_play(app)
 
 
 def main() -> None:

@@ -162,3 +162,35 @@ def test_observations_serialise() -> None:
     state = new_game(RULES, PARTY)
     for seat in (Seat.HEROES, Seat.DM):
         json.dumps(observe(state, seat).to_json())
+
+
+def test_a_fresh_clone_equals_its_original_at_every_decision() -> None:
+    # Effects waiting on the stack are tuples until a save is loaded and lists after:
+    # equality compares what a save holds, so a clone equals its original.
+    from undercroft.crawl.content import default_pack
+    from undercroft.crawl.runner import play as play_adventure
+
+    pack = default_pack()
+    ruleset = pack.ruleset("greyhollow-cellars")
+    party = list(pack.heroes)[:4]
+    history = play_adventure(ruleset, party, seed=3, log=False).state.history
+    state = new_game(ruleset, party)
+    for action in history:
+        assert state.clone() == state
+        state.apply(action)
+    assert state.clone() == state
+
+
+def test_every_square_field_of_an_action_is_decoded_as_a_square() -> None:
+    # from_json finds squares by field name (compiled code keeps no field types).
+    import dataclasses
+
+    from undercroft.crawl.actions import ACTION_TYPES, PATH_FIELDS, SQUARE_FIELDS
+
+    for name, cls in ACTION_TYPES.items():
+        for f in dataclasses.fields(cls):
+            typed = str(f.type)
+            if typed in ("Pos", "tuple[Pos, ...]"):  # postponed annotations (pure Python)
+                assert f.name in (SQUARE_FIELDS if typed == "Pos" else PATH_FIELDS), name
+            elif "Pos" not in typed and "class" not in typed:
+                assert f.name not in SQUARE_FIELDS | PATH_FIELDS, (name, f.name)

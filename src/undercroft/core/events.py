@@ -332,6 +332,12 @@ def read_log(path: str | Path) -> EventLog:
         raise LogFormatError(name, 0, f"cannot read the log: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise LogFormatError(name, 0, f"the log is not UTF-8 text: {exc.reason}") from exc
+    return log_from_text(text, name)
+
+
+def log_from_text(text: str, name: str = "<log>") -> EventLog:
+    """A log from its JSON Lines text (``name`` says where it came from in errors); a
+    malformed line raises :class:`LogFormatError`."""
     lines = text.splitlines()
     if not lines:
         raise LogFormatError(name, 1, "the log is empty; line 1 must be the header")

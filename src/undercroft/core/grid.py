@@ -41,8 +41,10 @@ each character is an area key (``.``, ``#`` and space mean "no area").
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -63,9 +65,12 @@ class MapError(ValueError):
         super().__init__(where + message)
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Pos:
-    """A square on the grid: ``x`` counts columns from the left, ``y`` rows from the top."""
+class Pos(NamedTuple):
+    """A square on the grid: ``x`` counts columns from the left, ``y`` rows from the top.
+
+    A named tuple: hashing, equality and ordering (by ``x``, then ``y``) run in C, which
+    matters since squares are the keys of the hottest sets and dicts of both engines.
+    """
 
     x: int
     y: int
@@ -91,12 +96,28 @@ class Pos:
 
     def is_adjacent(self, other: Pos) -> bool:
         """Orthogonally adjacent (who fights whom, who can disarm)."""
-        return self.manhattan(other) == 1
+        return abs(self.x - other.x) + abs(self.y - other.y) == 1
 
+    # A square has no use for tuple.index (finding a coordinate by value); the name keeps
+    # the numpy index it always meant.
     @property
-    def index(self) -> tuple[int, int]:
+    def index(self) -> tuple[int, int]:  # type: ignore[override]
         """The numpy index ``(row, column)`` of this square."""
         return (self.y, self.x)
+
+
+@functools.lru_cache(maxsize=16)
+def neighbour_table(width: int, height: int) -> dict[Pos, tuple[Pos, ...]]:
+    """Every square of a ``width`` x ``height`` map with its orthogonal neighbours on the
+    map: built once per map size, since movement, monster reach and patrols ask for
+    neighbours tens of thousands of times a game. Read-only by convention."""
+    table: dict[Pos, tuple[Pos, ...]] = {}
+    for y in range(height):
+        for x in range(width):
+            table[Pos(x, y)] = tuple(
+                p for p in Pos(x, y).orthogonal() if 0 <= p.x < width and 0 <= p.y < height
+            )
+    return table
 
 
 class Terrain(enum.IntEnum):
@@ -277,10 +298,14 @@ class Grid:
             for x in range(self.width):
                 yield Pos(x, y)
 
-    def neighbours(self, pos: Pos) -> list[Pos]:
-        """The orthogonal neighbours inside the map (C-DIST-01)."""
-        w, h = self.width, self.height
-        return [p for p in pos.orthogonal() if 0 <= p.x < w and 0 <= p.y < h]
+    def neighbours(self, pos: Pos) -> tuple[Pos, ...]:
+        """The orthogonal neighbours inside the map (C-DIST-01), in the order of
+        :meth:`Pos.orthogonal` (from a table shared by every map of this size)."""
+        found = neighbour_table(self.width, self.height).get(pos)
+        if found is None:  # a square off the map still has neighbours on it
+            w, h = self.width, self.height
+            return tuple(p for p in pos.orthogonal() if 0 <= p.x < w and 0 <= p.y < h)
+        return found
 
     def terrain_at(self, pos: Pos) -> Terrain:
         return Terrain(int(self.terrain[pos.y, pos.x]))

@@ -7,9 +7,12 @@ squares they stand on (C-LOS-01: they block movement, not sight); squares to avo
 traps) can be forbidden or made expensive.
 
 The heavy lifting is python-tcod's A* and Dijkstra (C code over numpy arrays). A
-:class:`Pathfinder` keeps one cost array and one ``tcod.path.AStar`` per grid version and
-door policy, writing blockers in and out around each query, which measured several times
-cheaper than building a new graph per query (see ``benchmarks/bench_core.py``).
+:class:`Pathfinder` keeps one cost array, one ``tcod.path.AStar`` and one Dijkstra
+``tcod.path.Pathfinder`` per grid version and door policy, writing blockers in and out
+around each query, which measured several times cheaper than building a new graph per
+query (see ``benchmarks/bench_core.py``). Distance maps do not use
+``tcod.path.dijkstra2d``: in tcod 21.2.2 every call of it leaks about 4 KiB of C memory,
+which a batch of games turns into gigabytes; the graph pathfinder does not leak.
 """
 
 from __future__ import annotations
@@ -73,14 +76,35 @@ class Pathfinder:
         self._base: CostArray = np.zeros((0, 0), np.int32)
         self._work: CostArray = np.zeros((0, 0), np.int32)
         self._astar: tcod.path.AStar | None = None
+        self._flood_costs: CostArray = np.zeros((0, 0), np.int32)
+        self._flood: tcod.path.Pathfinder | None = None
 
     def _fresh(self) -> tcod.path.AStar:
         if self._astar is None or self._version != self.grid.version:
             self._version = self.grid.version
-            self._base = base_costs(self.grid, self.doors, water_cost=self.water_cost)
-            self._work = self._base.copy()
-            self._astar = tcod.path.AStar(self._work, diagonal=0)
+            base = base_costs(self.grid, self.doors, water_cost=self.water_cost)
+            if self._astar is not None and base.shape == self._base.shape:
+                # tcod reads the cost arrays in place: a changed board (a door opened)
+                # is written into them rather than building new pathfinders.
+                self._base[...] = base
+                self._work[...] = base
+            else:
+                self._base = base
+                self._work = base.copy()
+                self._astar = tcod.path.AStar(self._work, diagonal=0)
+                self._flood = None
+        assert self._astar is not None
         return self._astar
+
+    def _flooder(self) -> tcod.path.Pathfinder:
+        """The Dijkstra pathfinder of distance maps, over its own cost array (the graph
+        reads that array in place, so a query writes its blockers into it)."""
+        self._fresh()
+        if self._flood is None:
+            self._flood_costs = self._base.copy()
+            graph = tcod.path.SimpleGraph(cost=self._flood_costs, cardinal=1, diagonal=0)
+            self._flood = tcod.path.Pathfinder(graph)
+        return self._flood
 
     def costs(self, bodies: Iterable[Pos] = (), avoid: Iterable[Pos] = ()) -> CostArray:
         """A fresh cost array with ``bodies`` and ``avoid`` squares made impassable."""
@@ -142,14 +166,17 @@ class Pathfinder:
         self, origin: Pos, *, bodies: Iterable[Pos] = (), avoid: Iterable[Pos] = ()
     ) -> NDArray[np.int32]:
         """Walking distance from ``origin`` to every square, ``-1`` where unreachable."""
-        costs = self.costs(bodies, avoid)
-        costs[origin.y, origin.x] = max(int(costs[origin.y, origin.x]), 1)
-        dist = tcod.path.maxarray(costs.shape, np.int32)
-        dist[origin.y, origin.x] = 0
-        tcod.path.dijkstra2d(dist, costs, 1, 0, out=dist)
+        flood = self._flooder()
+        costs = self._flood_costs
+        costs[...] = self._base
+        for p in (*bodies, *avoid):
+            costs[p.y, p.x] = 0
+        flood.clear()
+        flood.add_root((origin.y, origin.x))
+        flood.resolve()
+        dist: NDArray[np.int32] = flood.distance.astype(np.int32)
         dist[dist == np.iinfo(np.int32).max] = UNREACHABLE
-        result: NDArray[np.int32] = dist
-        return result
+        return dist
 
     def within(self, origin: Pos, squares: int) -> frozenset[Pos]:
         """Squares within ``squares`` steps of walking from ``origin``, figures ignored.

@@ -6,15 +6,20 @@ machine, the seats, observations and policies.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from undercroft.native import search_path
 
-from undercroft.core.events import EventSink
+search_path("crawl", __path__)  # the compiled build, if there is a current one
+
+from collections.abc import Iterable  # noqa: E402
+
+from undercroft.core.events import EventSink  # noqa: E402
 
 # Importing the rule modules registers their tasks and decisions with the engine.
-from undercroft.crawl import (  # noqa: F401
+from undercroft.crawl import (  # noqa: E402, F401
     combat,
     doors,
     explore,
+    goals,
     monsters,
     movement,
     resolve,
@@ -23,9 +28,9 @@ from undercroft.crawl import (  # noqa: F401
     traps,
     turn,
 )
-from undercroft.crawl.engine import Seat
-from undercroft.crawl.ruleset import Ruleset
-from undercroft.crawl.state import IllegalActionError, SaveError, State
+from undercroft.crawl.engine import Seat  # noqa: E402
+from undercroft.crawl.ruleset import Ruleset  # noqa: E402
+from undercroft.crawl.state import IllegalActionError, SaveError, State  # noqa: E402
 
 
 def new_game(ruleset: Ruleset, party: Iterable[str], *, sink: EventSink | None = None) -> State:

@@ -11,9 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from undercroft.core.grid import Pos
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class Action:
     """Base class of every action."""
@@ -273,6 +276,13 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }  # fmt: skip
 
 
+def actor_of(action: Action) -> str | None:
+    """Whom an action is for: its ``hero`` or ``monster`` (``None`` for a side's action
+    such as :class:`Done`, a roll, or a choice of the whole party)."""
+    actor = getattr(action, "hero", None) or getattr(action, "monster", None)
+    return actor if isinstance(actor, str) else None
+
+
 def _encode(value: Any) -> Any:
     if isinstance(value, Pos):
         return [value.x, value.y]
@@ -289,6 +299,12 @@ def to_json(action: Action) -> dict[str, Any]:
     return out
 
 
+SQUARE_FIELDS = frozenset({"to", "door", "over", "trap", "corpse"})
+"""Action fields that hold a square (``[x, y]`` in JSON)."""
+PATH_FIELDS = frozenset({"path"})
+"""Action fields that hold a walk of squares."""
+
+
 def from_json(data: dict[str, Any]) -> Action:
     """Rebuild an action written by :func:`to_json`; ``ValueError`` names the problem."""
     name = data.get("action")
@@ -300,12 +316,12 @@ def from_json(data: dict[str, Any]) -> Action:
         if f.name not in data:
             continue
         value = data[f.name]
-        annotation = str(f.type)
-        if annotation == "Pos":
+        # By field name rather than annotation: compiled code keeps no field types.
+        if f.name in SQUARE_FIELDS:
             value = Pos(*value)
-        elif annotation == "tuple[Pos, ...]":
+        elif f.name in PATH_FIELDS:
             value = tuple(Pos(*p) for p in value)
-        elif annotation.startswith("tuple["):
+        elif isinstance(value, list):
             value = tuple(value)
         kwargs[f.name] = value
     try:

@@ -26,8 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from mypy_extensions import mypyc_attr
+
 from undercroft.core.dice import DiceSampler
-from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     Action,
     Done,
@@ -37,9 +38,8 @@ from undercroft.crawl.actions import (
     MonsterMove,
 )
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.observe import Observation
+from undercroft.crawl.observe import Observation, Seen
 from undercroft.crawl.party import HeroParty
-from undercroft.crawl.plan import pos
 
 
 class Policy(Protocol):
@@ -61,13 +61,16 @@ def make_policy(name: str, seat: Seat, rng: DiceSampler) -> Policy:
     return POLICIES[name](seat, rng)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class RandomPolicy:
     """A uniformly random legal action."""
 
     rng: DiceSampler
+    reads_views = True
+    """The runner may hand it a lazy :class:`~undercroft.crawl.observe.View`."""
 
-    def act(self, observation: Observation) -> Action:
+    def act(self, observation: Seen) -> Action:
         action: Action = self.rng.choose(list(observation.legal))
         return action
 
@@ -75,43 +78,46 @@ class RandomPolicy:
 # -- the Dungeon Master ---------------------------------------------------------------------
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class DungeonMaster:
     """The heuristic DM (see the module docstring)."""
 
     rng: DiceSampler
+    reads_views = True
+    """The runner may hand it a lazy :class:`~undercroft.crawl.observe.View`."""
 
-    def act(self, obs: Observation) -> Action:
-        legal = list(obs.legal)
+    def act(self, obs: Seen) -> Action:
         if obs.decision == "monster_movement":
-            return self.move(obs, legal)
+            return self.move(obs)
         if obs.decision == "fight_stamina":
-            most = max(a.points for a in legal if isinstance(a, FightStamina))
+            most = max(a.points for a in obs.legal_of(FightStamina))
             return FightStamina(min(most, 1))
         if obs.decision == "mental_spend":
-            most = max(a.points for a in legal if isinstance(a, MentalSpend))
+            most = max(a.points for a in obs.legal_of(MentalSpend))
             return MentalSpend(min(most, 1))
+        legal = obs.legal
         return legal[-1] if Done() in legal else legal[0]
 
-    def move(self, obs: Observation, legal: list[Action]) -> Action:
-        heroes = [p for p in (pos(h["pos"]) for h in obs.heroes) if p is not None]
-        abilities = [a for a in legal if isinstance(a, MonsterAbility)]
-        moves = [a for a in legal if isinstance(a, MonsterMove)]
-        if not moves and not abilities:
+    def move(self, obs: Seen) -> Action:
+        """The first monster that may move closes in on the nearest hero, or (half the
+        time) uses an ability it can."""
+        acting = obs.actors()
+        if not acting:
             return Done()
-        monster = moves[0].monster if moves else abilities[0].monster
-        mine_abilities = [a for a in abilities if a.monster == monster]
-        if mine_abilities and self.rng.chance(0.5):
-            return mine_abilities[0]
-        mine = [a for a in moves if a.monster == monster]
-        here = next(Pos(*m["pos"]) for m in obs.monsters if m["id"] == monster)
+        monster = acting[0]
+        abilities = obs.legal_of(MonsterAbility, monster)
+        if abilities and self.rng.chance(0.5):
+            return abilities[0]
+        heroes = [h.pos for h in obs.heroes_seen() if h.pos is not None]
+        here = next(m.pos for m in obs.monsters_seen() if m.id == monster)
 
         def score(action: MonsterMove) -> tuple[int, int, int]:
             end = action.path[-1] if action.path else here
             gap = min((end.manhattan(h) for h in heroes), default=0)
             return (0 if gap == 1 else gap + 1, action.stamina, len(action.path))
 
-        return min(mine, key=score)
+        return min(obs.legal_of(MonsterMove, monster), key=score)
 
 
 register_policy("random", lambda seat, rng: RandomPolicy(rng))

@@ -11,7 +11,7 @@ from rich.console import Console
 from undercroft.clikit import check_paths, interrupted, interruptible, warn, writing
 from undercroft.clikit import fail as _fail
 from undercroft.core.content import ContentError
-from undercroft.core.events import EventLog, LogEntry, LogFormatError, read_log
+from undercroft.core.events import EventLog, LogFormatError, read_log
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.plugins import PolicyError, resolve_policy
@@ -159,15 +159,9 @@ def run_crawl(
 
 def write_view(log: EventLog, path: Path, seat: Seat) -> None:
     """Write the log as ``seat`` sees it (the heroes' view hides what they may not know)."""
-    from undercroft.crawl.observe import observe_entry
+    from undercroft.crawl.observe import observe_entries
 
-    view = EventLog(log.header, summary=log.summary)
-    for entry in log.entries:
-        seen = observe_entry(entry, seat)
-        if seen is not None:
-            view.entries.append(seen)
-    # Renumber so the file keeps the contract (seq 0, 1, 2, ... without gaps).
-    view.entries = [LogEntry(i, e.time, e.event) for i, e in enumerate(view.entries)]
+    view = EventLog(log.header, observe_entries(log.entries, seat), log.summary)
     writing("--log", path, lambda: view.write(path))
 
 

@@ -10,7 +10,9 @@ from typing import Any
 
 from undercroft.core.events import fight_event
 from undercroft.crawl.actions import Action, CastingChoice, Done, Evade, FightStamina
+from undercroft.crawl.damage import hurt_hero, hurt_monster
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.movement import step_hero
 from undercroft.crawl.ruleset import Trait
 from undercroft.crawl.spells import casting_fields
 from undercroft.crawl.state import Hero, Monster, State
@@ -80,8 +82,6 @@ def legal_evasion(state: State, _: Pending) -> list[Action]:
 
 @decision("evasion", legal_evasion)
 def on_evasion(state: State, _: Pending, action: Action) -> None:
-    from undercroft.crawl.movement import step_hero
-
     if isinstance(action, Done):
         return
     assert isinstance(action, Evade)
@@ -321,6 +321,8 @@ def fight_result(state: State, t: Task) -> None:
     if record.get("casting"):
         rules.append("C-SPELL-06")
     record["winner"] = winner
+    if not state.sink.enabled:
+        return  # the log is off: no event is built
     state.emit_event(
         fight_event(
             rules=rules,
@@ -363,47 +365,3 @@ def damage(state: State, _: Task) -> None:
     for hid, blows in to_heroes.items():
         rolls.extend(hurt_hero(state, state.heroes[hid], blows, ["C-FIGHT-05"]))
     state.push(*rolls)
-
-
-def hurt_monster(
-    state: State, monster: Monster, blows: list[tuple[str, int]], rules: list[str]
-) -> None:
-    total = sum(d for _, d in blows)
-    monster.health = max(0, monster.health - total)
-    state.emit(
-        "damage",
-        rules,
-        target=monster.id,
-        amount=total,
-        by=[b for b, _ in blows],
-        health=monster.health,
-    )
-    if monster.health == 0:
-        del state.monsters[monster.id]
-        # C-FIGHT-05: everyone who damaged it this step killed it.
-        state.emit(
-            "monster.slain",
-            ["C-FIGHT-06", "C-FIGHT-05"],
-            monster=monster.id,
-            by=[b for b, _ in blows],
-        )
-
-
-def hurt_hero(
-    state: State, hero: Hero, blows: list[tuple[str, int]], rules: list[str]
-) -> list[Task]:
-    """Take damage (never below 0 Health); returns the Death's Door rolls it causes."""
-    was_at_door = hero.at_deaths_door
-    total = sum(d for _, d in blows)
-    hero.health = max(0, hero.health - total)
-    state.emit(
-        "damage", rules, target=hero.id, amount=total, by=[b for b, _ in blows], health=hero.health
-    )
-    rolls = []
-    if was_at_door:
-        # C-DD-03, R-C-DD-01: one extra roll per creature that hit a hero already at 0;
-        # a hero brought to 0 by this blow waits for Turn End.
-        rolls = [Task("deaths_door", {"hero": hero.id, "reason": "damage"}) for _ in blows]
-    elif hero.health == 0:
-        state.emit("deaths_door", ["C-FIGHT-06"], hero=hero.id)
-    return rolls

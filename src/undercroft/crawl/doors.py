@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import DoorState, Pos
+from undercroft.crawl import reveal
 from undercroft.crawl.actions import Action, OpenDoor
 from undercroft.crawl.engine import Task, roll, task
 from undercroft.crawl.ruleset import Trait
@@ -21,7 +22,7 @@ def door_actions(state: State, hero: Hero) -> list[Action]:
     """
     assert hero.pos is not None
     actions: list[Action] = []
-    for p in hero.pos.orthogonal():
+    for p in state.grid.neighbours(hero.pos):
         door = state.doors.get(p)
         if door is not None and not door.opened and p not in hero.failed_doors:
             actions.append(OpenDoor(hero.id, p))
@@ -35,17 +36,13 @@ def door_roll(state: State, t: Task) -> None:
 
 @roll("open_door")
 def open_door_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
-    from undercroft.crawl import reveal
-
     hero = state.heroes[str(args["hero"])]
     at = Pos(*args["door"])  # type: ignore[misc]
     door = state.doors[at]
     modifiers = state.trait_bonus(hero, Trait.STRONG)
     rules = ["C-DOOR-01"] + (["C-DOOR-02"] if modifiers else [])
     outcome = OPEN_DOORS.outcome(natural[0] + sum(modifiers.values()))
-    state.emit_event(
-        roll_event(rules, hero.id, natural, outcome, modifiers=modifiers, door=[at.x, at.y])
-    )
+    state.emit_roll(rules, hero.id, natural, outcome, modifiers=modifiers, door=[at.x, at.y])
     if outcome == "opened":
         door.opened = True
         state.grid.set_door(at, DoorState.OPEN)

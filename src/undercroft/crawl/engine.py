@@ -18,8 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from undercroft.crawl.actions import Action, actor_of
+
 if TYPE_CHECKING:
-    from undercroft.crawl.actions import Action
     from undercroft.crawl.state import State
 
 
@@ -65,11 +66,41 @@ TaskHandler = Callable[["State", Task], None]
 LegalHandler = Callable[["State", Pending], list["Action"]]
 ActionHandler = Callable[["State", Pending, "Action"], None]
 RollHandler = Callable[["State", dict[str, Any], tuple[int, ...]], None]
+CheckHandler = Callable[["State", Pending, "Action"], bool]
+OptionsHandler = Callable[["State", type["Action"], str], "list[Action] | None"]
+ActorsHandler = Callable[["State"], list[str]]
+
+ClosingHandler = Callable[["State"], None]
 
 TASKS: dict[str, TaskHandler] = {}
 LEGAL: dict[str, LegalHandler] = {}
 ON_ACTION: dict[str, ActionHandler] = {}
 ROLLS: dict[str, RollHandler] = {}
+CHECKS: dict[str, CheckHandler] = {}
+"""Decisions whose legality is checked without listing every legal action: the check
+asks the same rule code as the legal actions, for the chosen action's kind and actor."""
+OPTIONS: dict[str, OptionsHandler] = {}
+"""Decisions that can list the legal actions of one kind for one actor (a hero or a
+monster id) without listing the rest; ``None`` for a kind they cannot."""
+CLOSING: list[ClosingHandler] = []
+"""What the rules do when the adventure ends, before its summary, in order
+(:func:`closing`)."""
+ACTORS: dict[str, ActorsHandler] = {}
+"""Decisions that can name the figures with a legal action (in the order the legal
+actions list them) without listing the actions."""
+
+
+def listed(options: OptionsHandler, state: State, action: Action) -> bool:
+    """Whether ``action`` is among the legal actions ``options`` lists for its kind and
+    its actor (a kind ``options`` does not list is not legal)."""
+    found = options(state, type(action), actor_of(action) or "")
+    return found is not None and action in found
+
+
+def closing(fn: ClosingHandler) -> ClosingHandler:
+    """Register what the rules do when the adventure ends (in registration order)."""
+    CLOSING.append(fn)
+    return fn
 
 
 def task(kind: str) -> Callable[[TaskHandler], TaskHandler]:
@@ -82,12 +113,28 @@ def task(kind: str) -> Callable[[TaskHandler], TaskHandler]:
     return register
 
 
-def decision(kind: str, legal: LegalHandler) -> Callable[[ActionHandler], ActionHandler]:
-    """Register a decision kind: its legal actions and the handler of the chosen one."""
+def decision(
+    kind: str,
+    legal: LegalHandler,
+    *,
+    check: CheckHandler | None = None,
+    options: OptionsHandler | None = None,
+    actors: ActorsHandler | None = None,
+) -> Callable[[ActionHandler], ActionHandler]:
+    """Register a decision kind: its legal actions and the handler of the chosen one;
+    optionally a legality check, a lister of one kind's actions for one actor and a
+    lister of the figures that may act, all built on the same rule code as ``legal``
+    (see :data:`CHECKS`, :data:`OPTIONS`, :data:`ACTORS`)."""
 
     def register(fn: ActionHandler) -> ActionHandler:
         LEGAL[kind] = legal
         ON_ACTION[kind] = fn
+        if check is not None:
+            CHECKS[kind] = check
+        if options is not None:
+            OPTIONS[kind] = options
+        if actors is not None:
+            ACTORS[kind] = actors
         return fn
 
     return register

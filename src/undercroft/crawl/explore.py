@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.crawl.actions import Action, Done, Explore, Identify, Memorize, Trade, UseItem
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
 from undercroft.crawl.resolve import effects_task
@@ -200,7 +200,7 @@ def identify_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) 
         fields["card"] = item.card
     elif outcome == "never":
         item.never = True
-    state.emit_event(roll_event(["C-IDENT-01"], hero.id, natural, outcome, **fields))
+    state.emit_roll(["C-IDENT-01"], hero.id, natural, outcome, **fields)
 
 
 def identify_at_end(state: State) -> None:

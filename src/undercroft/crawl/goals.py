@@ -14,6 +14,8 @@ A ``goal`` effect meets any goal at once, whatever its kind. :func:`judge_goals`
 
 from __future__ import annotations
 
+from undercroft.crawl.engine import closing
+from undercroft.crawl.explore import identify_at_end
 from undercroft.crawl.ruleset import Goal
 from undercroft.crawl.state import State
 
@@ -41,3 +43,11 @@ def judge_goals(state: State) -> None:
         if goal.id not in state.goals_met and goal_met(state, goal):
             state.goals_met.add(goal.id)
             state.emit("goal.met", ["C-END-01"], goal=goal.id, judged=goal.kind)
+
+
+@closing
+def adventure_over(state: State) -> None:
+    """When the adventure ends: every face-down item is turned up (C-IDENT-02), then the
+    slay and carry goals are judged (C-END-01), with what the items really are."""
+    identify_at_end(state)
+    judge_goals(state)

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from collections import deque
 
-import numpy as np
-
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
-from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.crawl.actions import Action, Done, MonsterAbility, MonsterMove
-from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
-from undercroft.crawl.movement import distances_from
+from undercroft.crawl.distance import in_range, nearest_distances
+from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
+from undercroft.crawl.reveal import is_ambusher, spawn, start_encounter
 from undercroft.crawl.ruleset import Encounter
 from undercroft.crawl.state import Monster, State
+from undercroft.crawl.traps import spring
 
 # C-MON-03: a patrol appears on a 1.
 PATROL = D6Table("C-MON-03", (Band(1, 1, "patrol"), Band(2, 6, "none")))
@@ -40,25 +39,10 @@ def patrols_stopped(state: State) -> bool:
     return rooms_in_play(state) <= state.revealed
 
 
-def rooms_in_play(state: State) -> set[str]:
-    """Non-secret rooms reachable from the start squares through any door."""
-    cached: set[str] | None = getattr(state, "_rooms_in_play", None)
-    if cached is not None:
-        return cached
-    secret = state.ruleset.adventure.secret_areas
-    reach = np.zeros(state.grid.terrain.shape, np.bool_)
-    finder = Pathfinder(state.ruleset.adventure.board, DoorPassage.ALL)
-    for start in state.ruleset.adventure.starts:
-        reach |= finder.distances_from(start) >= 0
-    rooms = {
-        info.name
-        for index, info in enumerate(state.grid.areas)
-        if info.kind == "room"
-        and info.name not in secret
-        and (reach & (state.grid.area == index)).any()
-    }
-    state._rooms_in_play = rooms  # type: ignore[attr-defined]
-    return rooms
+def rooms_in_play(state: State) -> frozenset[str]:
+    """Non-secret rooms reachable from the start squares through any door (R-C-PATROL-03;
+    a fact of the adventure, worked out once per adventure)."""
+    return state.ruleset.adventure.rooms_in_play
 
 
 @task("patrols")
@@ -81,11 +65,9 @@ def patrol_roll_task(state: State, t: Task) -> None:
 
 @roll("patrol")
 def patrol_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
-    from undercroft.crawl.reveal import is_ambusher, spawn, start_encounter
-
     corridor = str(args["corridor"])
     outcome = PATROL.outcome(natural[0])
-    state.emit_event(roll_event(["C-MON-03"], "dm", natural, outcome, corridor=corridor))
+    state.emit_roll(["C-MON-03"], "dm", natural, outcome, corridor=corridor)
     if outcome != "patrol":
         return
     squares = patrol_squares(state, corridor, len(state.ruleset.adventure.patrol))
@@ -109,7 +91,7 @@ def corners(state: State, corridor: str) -> list[Pos]:
     for p in sorted(squares, key=lambda q: (q.y, q.x)):
         if not state.walkable(p):
             continue
-        n = [q for q in p.orthogonal() if q in squares and state.walkable(q)]
+        n = [q for q in state.grid.neighbours(p) if q in squares and state.walkable(q)]
         bend = len(n) == 2 and n[0].x != n[1].x and n[0].y != n[1].y
         if len(n) <= 1 or bend:
             found.append(p)
@@ -124,25 +106,20 @@ def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
     taken = state.occupied()
     if not state.options.monsters_enter_traps:
         taken |= {p for p, t in state.traps.items() if t.armed}
-    maps = [distances_from(state, h.pos) for h in state.active_heroes() if h.pos is not None]
-
-    def nearest_hero(p: Pos) -> int | None:
-        ds = [int(m[p.y, p.x]) for m in maps if m[p.y, p.x] >= 0]
-        return min(ds) if ds else None
-
-    def reachable(squares: list[Pos]) -> list[Pos]:
-        # R-C-PATROL-02: a square no hero can walk to (cut off by rubble or a shut door)
-        # would start a fight that can never be fought.
-        return [p for p in squares if nearest_hero(p) is not None]
-
+    heroes = [h.pos for h in state.active_heroes() if h.pos is not None]
     corner_squares = [p for p in corners(state, corridor) if p not in taken]
     other_squares = [
         p for p in state.grid.squares_of(corridor) if state.free(p) and p not in taken
     ]
-    options = reachable(corner_squares) or reachable(other_squares)
+    # R-C-PATROL-02: a square no hero can walk to (cut off by rubble or a shut door)
+    # would start a fight that can never be fought.
+    nearest_hero = nearest_distances(state, heroes, corner_squares + other_squares)
+    options = [p for p in corner_squares if p in nearest_hero] or [
+        p for p in other_squares if p in nearest_hero
+    ]
     if not options:
         return []
-    start = max(options, key=lambda p: (nearest_hero(p) or 0, -p.y, -p.x))
+    start = max(options, key=lambda p: (nearest_hero[p], -p.y, -p.x))
     squares = set(state.grid.squares_of(corridor))
     chosen: list[Pos] = []
     queue, seen = deque([start]), {start}
@@ -150,7 +127,7 @@ def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
         p = queue.popleft()
         if state.walkable(p) and p not in taken:
             chosen.append(p)
-        for q in p.orthogonal():
+        for q in state.grid.neighbours(p):
             if q in squares and q not in seen and state.walkable(q):
                 seen.add(q)
                 queue.append(q)
@@ -204,25 +181,66 @@ def monster_movement(state: State, _: Task) -> None:
         state.ask(Seat.DM, "monster_movement")
 
 
+def move_options(state: State, monster: Monster) -> list[Action]:
+    """C-CMB-01: a shortest walk to every square the monster can reach this step."""
+    return [
+        MonsterMove(monster.id, path, stamina_needed(state, monster, len(path)))
+        for path in reach(state, monster).values()
+    ]
+
+
+def ability_options(state: State, monster: Monster) -> list[Action]:
+    """C-MON-01: an ability on a hero within its range (C-DIST-01, R-CORE-DIST-01) and
+    in sight, instead of moving."""
+    profile = state.ruleset.monster(monster.kind)
+    if not profile.abilities:
+        return []
+    heroes = [h for h in state.active_heroes() if h.pos is not None]
+    actions: list[Action] = []
+    for ability in profile.abilities:
+        near = set(in_range(state, monster.pos, [h.pos for h in heroes if h.pos], ability.range))
+        for hero in heroes:
+            if hero.pos in near and state.sight.can_see(monster.pos, hero.pos):
+                actions.append(MonsterAbility(monster.id, ability.name, hero.id))
+    return actions
+
+
+MONSTER_OPTIONS = {MonsterMove: move_options, MonsterAbility: ability_options}
+"""What the DM may do with one monster in Monsters' Movement, kind by kind, in the order
+the legal actions list them."""
+
+
 def legal_monster_movement(state: State, _: Pending) -> list[Action]:
     actions: list[Action] = []
     for monster in state.monsters.values():
-        if not can_move(monster):
-            continue
-        for path in reach(state, monster).values():
-            actions.append(MonsterMove(monster.id, path, stamina_needed(state, monster, len(path))))
-        profile = state.ruleset.monster(monster.kind)
-        if profile.abilities:
-            distances = distances_from(state, monster.pos)
-        for ability in profile.abilities:
-            for hero in state.active_heroes():
-                assert hero.pos is not None
-                # Within range counted as C-DIST-01 (R-CORE-DIST-01), and in sight.
-                d = int(distances[hero.pos.y, hero.pos.x])
-                if 0 <= d <= ability.range and state.sight.can_see(monster.pos, hero.pos):
-                    actions.append(MonsterAbility(monster.id, ability.name, hero.id))
+        if can_move(monster):
+            actions.extend(move_options(state, monster))
+            actions.extend(ability_options(state, monster))
     actions.append(Done())
     return actions
+
+
+def monster_options(state: State, kind: type[Action], actor: str) -> list[Action] | None:
+    """One monster's legal actions of one kind (``None`` for a kind naming no monster)."""
+    options = MONSTER_OPTIONS.get(kind)
+    if options is None:
+        return None
+    monster = state.monsters.get(actor)
+    if monster is None or not can_move(monster):
+        return []
+    found: list[Action] = options(state, monster)
+    return found
+
+
+def monster_movement_is_legal(state: State, _: Pending, action: Action) -> bool:
+    """Whether ``action`` is legal in Monsters' Movement: any walk
+    :func:`monster_move_is_legal` allows (not only the shortest ones listed), an ability
+    listed for that monster, or Done."""
+    if isinstance(action, Done):
+        return True
+    if isinstance(action, MonsterMove):
+        return monster_move_is_legal(state, action)
+    return listed(monster_options, state, action)
 
 
 def monster_move_is_legal(state: State, action: MonsterMove) -> bool:
@@ -249,8 +267,6 @@ def walk_monster(state: State, monster: Monster, action: MonsterMove) -> None:
     """Move along the path. Monsters avoid armed traps (R-C-TRAP-01); with
     ``monsters_enter_traps`` one that steps on an armed trap springs it (C-TRAP-05) and,
     if the trap ends movement, stops there."""
-    from undercroft.crawl.traps import spring
-
     walked = 0
     sprung: Pos | None = None
     for p in action.path:
@@ -288,7 +304,18 @@ def monster_walk_on(state: State, t: Task) -> None:
     walk_monster(state, monster, MonsterMove(monster.id, path))
 
 
-@decision("monster_movement", legal_monster_movement)
+def movable_ids(state: State) -> list[str]:
+    """The monsters that may still move (each has at least its empty walk)."""
+    return [m.id for m in state.monsters.values() if can_move(m)]
+
+
+@decision(
+    "monster_movement",
+    legal_monster_movement,
+    check=monster_movement_is_legal,
+    options=monster_options,
+    actors=movable_ids,
+)
 def on_monster_movement(state: State, _: Pending, action: Action) -> None:
     if isinstance(action, Done):
         for monster in state.monsters.values():

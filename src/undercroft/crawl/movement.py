@@ -7,14 +7,10 @@ of the adventure (C-END-01).
 from __future__ import annotations
 
 from collections.abc import Callable
-from weakref import WeakKeyDictionary
 
-import numpy as np
-from numpy.typing import NDArray
-
-from undercroft.core.dice import Band, D6Table, roll_event
-from undercroft.core.grid import Grid, Pos
-from undercroft.core.paths import UNREACHABLE, DoorPassage, Pathfinder
+from undercroft.core.dice import Band, D6Table
+from undercroft.core.grid import Pos
+from undercroft.crawl import reveal
 from undercroft.crawl.actions import (
     Action,
     Disarm,
@@ -29,49 +25,24 @@ from undercroft.crawl.actions import (
     SpendStamina,
     Step,
 )
-from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.death import check_corpses, check_end
+from undercroft.crawl.doors import door_actions
+from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
 from undercroft.crawl.ruleset import Trait
 from undercroft.crawl.state import Hero, State
+from undercroft.crawl.traps import disarm_actions, entered
 from undercroft.crawl.turn import spend_stamina
 
 # C-JUMP-01: 1-3 the jump fails, 4-6 it succeeds (Agile +1, C-JUMP-02).
 JUMP = D6Table("C-JUMP-01", (Band(1, 3, "fail"), Band(4, 6, "success")))
 MAX_MOVE_STAMINA = 3  # R-C-MOVE-01: 1 to 3 Stamina, +1 square each
 
-ExtraActions = Callable[[State, Hero], list[Action]]
+HeroOptions = Callable[[State, Hero], list[Action]]
 ActionHook = Callable[[State, Action], None]
-# Other rule modules (spells, items) add actions to the Movement step through these.
-EXTRA_ACTIONS: list[ExtraActions] = []
+# Other rule modules (spells, items) add kinds of actions to the Movement step: the
+# rule code listing a hero's actions of the kind, and the handler of the chosen one.
+EXTRA_OPTIONS: dict[type[Action], HeroOptions] = {}
 EXTRA_HANDLERS: dict[type[Action], ActionHook] = {}
-
-
-def distances_from(state: State, origin: Pos) -> NDArray[np.int32]:
-    """Squares from ``origin`` to every square, ``-1`` where unreachable (C-DIST-01).
-
-    "Within N squares" is a walking distance through squares a figure could walk,
-    figures and corpses ignored, unopened doors and furniture not passable; or, with
-    ``distance_metric`` "manhattan", the orthogonal count ignoring everything
-    (ruling R-CORE-DIST-01).
-    """
-    if state.options.distance_metric == "manhattan":
-        ys, xs = np.indices(state.grid.terrain.shape, dtype=np.int32)
-        result: NDArray[np.int32] = np.abs(xs - origin.x) + np.abs(ys - origin.y)
-        return result
-    finder = _FINDERS.get(state.grid)
-    if finder is None:
-        finder = _FINDERS[state.grid] = Pathfinder(state.grid, DoorPassage.OPEN_ONLY)
-    return finder.distances_from(origin)
-
-
-# One pathfinder per board (it refreshes itself when the board changes), so repeated
-# distance questions do not rebuild the cost arrays.
-_FINDERS: WeakKeyDictionary[Grid, Pathfinder] = WeakKeyDictionary()
-
-
-def within(state: State, a: Pos, b: Pos, squares: int) -> bool:
-    """Whether ``b`` is no more than ``squares`` squares from ``a`` (C-DIST-01)."""
-    d = int(distances_from(state, a)[b.y, b.x])
-    return d != UNREACHABLE and d <= squares
 
 
 def stamina_squares(state: State, points: int) -> int:
@@ -129,42 +100,26 @@ def movement(state: State, _: Task) -> None:
         state.ask(Seat.HEROES, "movement")
 
 
-def legal_movement(state: State, _: Pending) -> list[Action]:
-    from undercroft.crawl.doors import door_actions
-    from undercroft.crawl.traps import disarm_actions
-
-    actions: list[Action] = []
+def step_options(state: State, hero: Hero) -> list[Action]:
+    """C-TURN-03, C-DIST-01: one square orthogonally, to a free square, while the hero
+    has squares left."""
+    if remaining(state, hero) < 1:
+        return []
+    assert hero.pos is not None
     occupied = state.occupied()
-    for hero in state.active_heroes():
-        if not can_act(state, hero):
-            continue
-        assert hero.pos is not None
-        left = remaining(state, hero)
-        if left >= 1:
-            for to in state.grid.neighbours(hero.pos):
-                if state.walkable(to) and to not in occupied:
-                    actions.append(Step(hero.id, to))
-        for points in stamina_choices(state, hero):
-            actions.append(SpendStamina(hero.id, points))
-        actions.extend(door_actions(state, hero))
-        actions.extend(jump_actions(state, hero, occupied))
-        actions.extend(disarm_actions(state, hero))
-        if hero.moved == 0 and hero.dragging is None and left >= 1:
-            for p in hero.pos.orthogonal():
-                if p in state.corpses and not any(h.dragging == p for h in state.heroes.values()):
-                    actions.append(Drag(hero.id, p))
-        if hero.pos in state.exits:
-            actions.append(Leave(hero.id))
-        if not hero.acted:
-            actions.append(Rest(hero.id))
-        for extra in EXTRA_ACTIONS:
-            actions.extend(extra(state, hero))
-        actions.append(EndMovement(hero.id))
-    actions.append(Done())
-    return actions
+    return [
+        Step(hero.id, to)
+        for to in state.grid.neighbours(hero.pos)
+        if state.walkable(to) and to not in occupied
+    ]
 
 
-def jump_actions(state: State, hero: Hero, occupied: set[Pos]) -> list[Action]:
+def stamina_options(state: State, hero: Hero) -> list[Action]:
+    """C-TURN-03, R-C-MOVE-01: Stamina for extra squares."""
+    return [SpendStamina(hero.id, points) for points in stamina_choices(state, hero)]
+
+
+def jump_actions(state: State, hero: Hero) -> list[Action]:
     """C-JUMP-01: once per Movement step, over furniture or a detected trap, to a free
     landing square within the hero's movement; figures cannot be jumped. A jump takes
     2 squares, and a hero dragging a corpse cannot jump (ruling R-C-JUMP-01)."""
@@ -173,6 +128,7 @@ def jump_actions(state: State, hero: Hero, occupied: set[Pos]) -> list[Action]:
     assert hero.pos is not None
     actions: list[Action] = []
     furniture = furniture_squares(state)
+    occupied = state.occupied()
     for over in state.grid.neighbours(hero.pos):
         trap = state.traps.get(over)
         hurdle = over in furniture or (trap is not None and trap.detected and trap.armed)
@@ -184,18 +140,106 @@ def jump_actions(state: State, hero: Hero, occupied: set[Pos]) -> list[Action]:
     return actions
 
 
+def drag_options(state: State, hero: Hero) -> list[Action]:
+    """C-DEATH-02: a corpse next to the hero, before it moves, that nobody drags yet."""
+    if hero.moved != 0 or hero.dragging is not None or remaining(state, hero) < 1:
+        return []
+    assert hero.pos is not None
+    return [
+        Drag(hero.id, p)
+        for p in state.grid.neighbours(hero.pos)
+        if p in state.corpses and not any(h.dragging == p for h in state.heroes.values())
+    ]
+
+
+def leave_options(state: State, hero: Hero) -> list[Action]:
+    """C-END-01: from an exit square."""
+    return [Leave(hero.id)] if hero.pos in state.exits else []
+
+
+def rest_options(state: State, hero: Hero) -> list[Action]:
+    """C-REST-01: a hero that has done nothing yet this turn may rest."""
+    return [] if hero.acted else [Rest(hero.id)]
+
+
+def end_options(state: State, hero: Hero) -> list[Action]:
+    return [EndMovement(hero.id)]
+
+
+HERO_OPTIONS: dict[type[Action], HeroOptions] = {
+    Step: step_options,
+    SpendStamina: stamina_options,
+    OpenDoor: door_actions,
+    Jump: jump_actions,
+    Disarm: disarm_actions,
+    Drag: drag_options,
+    Leave: leave_options,
+    Rest: rest_options,
+}
+"""What a hero may do in its Movement step, kind by kind, in the order the legal actions
+list them (then :data:`EXTRA_OPTIONS`, then ``EndMovement``)."""
+
+
+def option_kinds() -> dict[type[Action], HeroOptions]:
+    """Every kind of movement action a hero may take, with the rule code that lists them
+    (built again only when another rule module has added a kind)."""
+    if len(_KINDS) != len(HERO_OPTIONS) + len(EXTRA_OPTIONS) + 1:
+        _KINDS.clear()
+        _KINDS.update({**HERO_OPTIONS, **EXTRA_OPTIONS, EndMovement: end_options})
+    return _KINDS
+
+
+_KINDS: dict[type[Action], HeroOptions] = {}
+
+
+def acting_heroes(state: State) -> list[Hero]:
+    """The heroes still taking their Movement step, in party order."""
+    return [h for h in state.active_heroes() if can_act(state, h)]
+
+
+def legal_movement(state: State, _: Pending) -> list[Action]:
+    actions: list[Action] = []
+    kinds = option_kinds().values()
+    for hero in acting_heroes(state):
+        for options in kinds:
+            actions.extend(options(state, hero))
+    actions.append(Done())
+    return actions
+
+
+def movement_options(state: State, kind: type[Action], actor: str) -> list[Action] | None:
+    """The legal movement actions of one kind for one hero (the same rule code as
+    :func:`legal_movement`, for that hero and kind only); ``None`` for a kind that names
+    no hero."""
+    options = option_kinds().get(kind)
+    if options is None:
+        return None
+    hero = state.heroes.get(actor)
+    if hero is None or not can_act(state, hero):
+        return []
+    return options(state, hero)
+
+
+def movement_is_legal(state: State, _: Pending, action: Action) -> bool:
+    """Whether ``action`` is one of :func:`legal_movement`'s, or a legal :class:`Move`,
+    asking only the rule code of its kind and hero."""
+    if isinstance(action, Done):
+        return True
+    if isinstance(action, Move):
+        return move_is_legal(state, action)
+    return listed(movement_options, state, action)
+
+
 def furniture_squares(state: State) -> frozenset[Pos]:
-    """The squares holding furniture (kept per board until the board changes)."""
+    """The squares holding furniture (kept until the board changes)."""
     grid = state.grid
-    cached = _FURNITURE.get(grid)
+    cached = state.derived.get("furniture")
     if cached is None or cached[0] != grid.version:
         ys, xs = grid.furniture.nonzero()
         cached = (grid.version, frozenset(Pos(int(x), int(y)) for y, x in zip(ys, xs, strict=True)))
-        _FURNITURE[grid] = cached
-    return cached[1]
-
-
-_FURNITURE: WeakKeyDictionary[Grid, tuple[int, frozenset[Pos]]] = WeakKeyDictionary()
+        state.derived["furniture"] = cached
+    found: frozenset[Pos] = cached[1]
+    return found
 
 
 def move_is_legal(state: State, action: Move) -> bool:
@@ -217,7 +261,17 @@ def move_is_legal(state: State, action: Move) -> bool:
     return True
 
 
-@decision("movement", legal_movement)
+def acting_ids(state: State) -> list[str]:
+    return [h.id for h in acting_heroes(state)]
+
+
+@decision(
+    "movement",
+    legal_movement,
+    check=movement_is_legal,
+    options=movement_options,
+    actors=acting_ids,
+)
 def on_movement(state: State, _: Pending, action: Action) -> None:
     if isinstance(action, Done):
         for everyone in state.active_heroes():
@@ -289,9 +343,6 @@ def step_hero(
     state: State, hero: Hero, to: Pos, *, cost: int = 1, rules: str = "C-TURN-03"
 ) -> None:
     """Move a hero one square, then spring traps, reveal, and check corpses."""
-    from undercroft.crawl import reveal
-    from undercroft.crawl.traps import entered
-
     assert hero.pos is not None
     before = hero.pos
     hero.pos = to
@@ -311,8 +362,6 @@ def step_hero(
 @roll("jump")
 def jump_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
     """C-JUMP-01, Agile +1 (C-JUMP-02)."""
-    from undercroft.crawl.traps import entered
-
     hero = state.heroes[str(args["hero"])]
     over = Pos(*args["over"])  # type: ignore[misc]
     assert hero.pos is not None
@@ -320,15 +369,11 @@ def jump_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -
     modifiers = state.trait_bonus(hero, Trait.AGILE)
     rules = ["C-JUMP-01"] + (["C-JUMP-02"] if modifiers else [])
     outcome = JUMP.outcome(natural[0] + sum(modifiers.values()))
-    state.emit_event(
-        roll_event(rules, hero.id, natural, outcome, modifiers=modifiers, over=[over.x, over.y])
-    )
+    state.emit_roll(rules, hero.id, natural, outcome, modifiers=modifiers, over=[over.x, over.y])
     if outcome == "success":
         hero.pos = landing
         hero.moved += 2
         state.emit("moved", ["C-JUMP-01"], actor=hero.id, to=[landing.x, landing.y], jump=True)
-        from undercroft.crawl import reveal
-
         entered(state, hero, landing)
         if hero.on_board:
             reveal.update_view(state)
@@ -340,8 +385,6 @@ def jump_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -
         state.emit("moved", ["C-JUMP-01"], actor=hero.id, to=[over.x, over.y], jump=True)
         entered(state, hero, over)
         if hero.on_board:
-            from undercroft.crawl import reveal
-
             reveal.update_view(state)
     else:
         hero.done = True  # over an obstacle: movement ends on the take-off square
@@ -361,32 +404,3 @@ def leave(state: State, hero: Hero) -> None:
     state.emit("hero.left", ["C-END-01"], hero=hero.id)
     check_corpses(state)
     check_end(state)
-
-
-def check_corpses(state: State) -> None:
-    """C-DEATH-01: a corpse alone in its area, even for a moment, is looted and eaten.
-
-    A corpse being dragged is never alone (ruling R-C-DEATH-01).
-    """
-    dragged = {h.dragging for h in state.heroes.values() if h.on_board}
-    for pos in list(state.corpses):
-        if pos in dragged:
-            continue
-        area = state.area_of(pos)
-        if area is not None:
-            company = state.heroes_in_area(area)
-        else:
-            company = [h for h in state.active_heroes() if h.pos and h.pos.is_adjacent(pos)]
-        if not company:
-            corpse = state.corpses.pop(pos)
-            state.emit("corpse.eaten", ["C-DEATH-01"], corpse=corpse.hero, items=len(corpse.items))
-
-
-def check_end(state: State) -> None:
-    """C-END-01: the adventure is over when no hero is left in the dungeon."""
-    if state.active_heroes():
-        return
-    if any(h.left for h in state.heroes.values()):
-        state.finish("escaped")
-    else:
-        state.finish("perished")

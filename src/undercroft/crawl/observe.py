@@ -2,26 +2,110 @@
 
 The heroes never see an undetected trap, an unrevealed room or what is in it, the number
 rolled for Detect Traps (C-TRAP-01), or what an unidentified item is (C-IDENT-01). The
-DM sees everything. Policies, viewers and clients get an :class:`Observation`, never
-the :class:`State`; :func:`observe_entry` filters the event log the same way.
+DM sees everything. Policies, viewers and clients get what a seat sees, never the
+:class:`State`; :func:`observe_entry` filters the event log the same way.
+
+Two forms of the same view:
+
+:class:`View`         read from the game as each field is asked for, valid only until the
+                      next action (reading it later is a :class:`StaleViewError`). The
+                      built-in policies play from it: a decision reads a few fields, not
+                      all of them, and asks for the legal actions of one kind and one
+                      figure rather than for every legal action.
+:class:`Observation`  a frozen snapshot of every field (:func:`observe`), for viewers,
+                      clients, plug-in policies and JSON (:meth:`Observation.to_json`).
+
+Both answer the same questions (the :class:`Seen` protocol), and an observation is built
+from a view, so there is one place that decides what a seat sees.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from undercroft.core.events import Event, LogEntry
-from undercroft.crawl.actions import Action
+from undercroft.core.grid import Pos
+from undercroft.crawl.actions import Action, actor_of, to_json
 from undercroft.crawl.engine import Seat
+from undercroft.crawl.goals import goal_met
 from undercroft.crawl.movement import can_act, remaining
-from undercroft.crawl.state import State
+from undercroft.crawl.state import Hero, State
 
 UNKNOWN = "?"
 AREA_KEY = 0x41
 """The code point that marks the first revealed area in ``Observation.area_map``."""
+A = TypeVar("A", bound=Action)
+
+
+class StaleViewError(Exception):
+    """A :class:`View` read after the game moved on (take an :func:`observe` snapshot
+    to keep what a seat saw)."""
+
+
+@dataclass
+class HeroSeen:
+    """A hero as a seat sees it (the typed form of an ``Observation.heroes`` entry);
+    read-only by convention (a plain class: made thousands of times a game)."""
+
+    id: str
+    pos: Pos | None
+    """``None`` once dead or out of the dungeon."""
+    health: int
+    moves_left: int
+    dead: bool
+
+
+@dataclass
+class MonsterSeen:
+    """A monster on the board (the typed form of an ``Observation.monsters`` entry);
+    read-only by convention."""
+
+    id: str
+    pos: Pos
+    health: int
+
+
+class Seen(Protocol):
+    """What a policy reads: every field of an :class:`Observation`, and typed questions
+    that a :class:`View` answers without building the rest."""
+
+    @property
+    def seat(self) -> Seat: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def light(self) -> int: ...
+    @property
+    def decision(self) -> str | None: ...
+    @property
+    def board(self) -> str: ...
+    @property
+    def heroes(self) -> tuple[dict[str, Any], ...]: ...
+    @property
+    def monsters(self) -> tuple[dict[str, Any], ...]: ...
+    @property
+    def exits(self) -> tuple[tuple[int, int], ...]: ...
+    @property
+    def revealed(self) -> tuple[str, ...]: ...
+    @property
+    def legal(self) -> tuple[Action, ...]: ...
+    @property
+    def goals(self) -> tuple[dict[str, Any], ...]: ...
+
+    def actors(self) -> list[str]: ...
+    def legal_of(self, kind: type[A], actor: str | None = None) -> list[A]: ...
+    def board_codes(self) -> tuple[bytes, int]: ...
+    def area_codes(self) -> bytes: ...
+    def heroes_seen(self) -> tuple[HeroSeen, ...]: ...
+    def item_decks(self, hero: str) -> dict[str, str]: ...
+    def monsters_seen(self) -> tuple[MonsterSeen, ...]: ...
+    def trap_squares(self) -> tuple[Pos, ...]: ...
+    def corpse_squares(self) -> tuple[Pos, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -54,8 +138,6 @@ class Observation:
     square of no revealed area (a wall, a doorway, or a square not known)."""
 
     def to_json(self) -> dict[str, Any]:
-        from undercroft.crawl.actions import to_json
-
         return {
             "seat": self.seat.value,
             "turn": self.turn,
@@ -76,69 +158,381 @@ class Observation:
             "area_map": self.area_map,
         }
 
+    # -- the typed questions of :class:`Seen`, from the snapshot's fields ------------------
 
-def known_squares(state: State) -> np.ndarray:
-    """Squares the heroes know: those of revealed areas, and those any hero sees now.
+    def actors(self) -> list[str]:
+        """The figures with a legal action, in the order the legal actions list them."""
+        return actors_of(self.legal)
 
-    Cached on the state until the board, the revealed areas or a hero's square changes.
+    def legal_of(self, kind: type[A], actor: str | None = None) -> list[A]:
+        """The legal actions of type ``kind`` (of ``actor``, if given)."""
+        return [a for a in self.legal if isinstance(a, kind) and type(a) is kind and (
+            actor is None or actor_of(a) == actor
+        )]
+
+    def board_codes(self) -> tuple[bytes, int]:
+        """The board row by row without line breaks, and its width."""
+        rows = self.board.split("\n")
+        return "".join(rows).encode(), len(rows[0])
+
+    def area_codes(self) -> bytes:
+        """For each square (as :meth:`board_codes`), the index into ``revealed`` of its
+        area, or 255 for none."""
+        codes = [ord(c) - AREA_KEY for c in self.area_map.replace("\n", "")]
+        return bytes(c if 0 <= c < 255 else 255 for c in codes)
+
+    def heroes_seen(self) -> tuple[HeroSeen, ...]:
+        return tuple(
+            HeroSeen(
+                h["id"],
+                None if h["pos"] is None else Pos(*h["pos"]),
+                h["health"],
+                h["moves_left"],
+                h["dead"],
+            )
+            for h in self.heroes
+        )
+
+    def item_decks(self, hero: str) -> dict[str, str]:
+        """The deck of each item ``hero`` carries (it shows on the card's back)."""
+        return {i["uid"]: i["kind"] for h in self.heroes if h["id"] == hero for i in h["items"]}
+
+    def monsters_seen(self) -> tuple[MonsterSeen, ...]:
+        return tuple(MonsterSeen(m["id"], Pos(*m["pos"]), m["health"]) for m in self.monsters)
+
+    def trap_squares(self) -> tuple[Pos, ...]:
+        """The armed traps the seat knows of, in board order."""
+        return tuple(Pos(*t["at"]) for t in self.traps if t["armed"])
+
+    def corpse_squares(self) -> tuple[Pos, ...]:
+        return tuple(Pos(*c["at"]) for c in self.corpses)
+
+
+class View:
+    """What ``seat`` sees of ``state`` now, read lazily (see the module docstring).
+
+    It holds the game only to answer with what the seat may see; a field is worked out
+    the first time it is read. Any read after the next action raises
+    :class:`StaleViewError`.
     """
-    key = (
-        state.grid.version,
-        len(state.revealed),
-        tuple(h.pos for h in state.active_heroes()),
+
+    def __init__(self, state: State, seat: Seat) -> None:
+        self._state = state
+        self._stamp = len(state.history)
+        self._fields: dict[str, Any] = {}
+        self.seat = seat
+        self.full = seat is not Seat.HEROES
+        self.turn = state.turn
+        self.step = state.step
+        self.light = state.light
+        self.to_act = state.current_player()
+        pending = state.pending
+        self.decision = None if pending is None else pending.kind
+        self.outcome = state.outcome
+
+    def _cached(self, name: str, work: Callable[[], Any]) -> Any:
+        """A field, worked out on its first read; every read checks the view is current."""
+        self._game()
+        if name not in self._fields:
+            self._fields[name] = work()
+        return self._fields[name]
+
+    def _game(self) -> State:
+        state = self._state
+        if len(state.history) != self._stamp:
+            raise StaleViewError("this view was taken before the last action; observe again")
+        return state
+
+    def snapshot(self) -> Observation:
+        """Every field, frozen: the :class:`Observation`."""
+        return Observation(**{f.name: getattr(self, f.name) for f in fields(Observation)})
+
+    def to_json(self) -> dict[str, Any]:
+        return self.snapshot().to_json()
+
+    # -- the fields of an Observation ------------------------------------------------------
+
+    @property
+    def board(self) -> str:
+        found: str = self._cached("board", self._board)
+        return found
+
+    def _board(self) -> str:
+        codes, width = self.board_codes()
+        text = codes.decode()
+        return "\n".join(text[i : i + width] for i in range(0, len(text), width))
+
+    @property
+    def heroes(self) -> tuple[dict[str, Any], ...]:
+        found: tuple[dict[str, Any], ...] = self._cached("heroes", self._heroes)
+        return found
+
+    def _heroes(self) -> tuple[dict[str, Any], ...]:
+        state = self._game()
+        moving = self.decision == "movement"
+        return tuple(
+            {
+                "id": h.id,
+                "pos": None if h.pos is None or h.dead or h.left else [h.pos.x, h.pos.y],
+                "health": h.health,
+                "stamina": h.stamina,
+                "magic": h.magic,
+                "exhausted": h.exhausted,
+                "dead": h.dead,
+                "left": h.left,
+                "surprised": h.surprised,
+                "resting": h.resting,
+                "moves_left": remaining(state, h) if moving and can_act(state, h) else 0,
+                "acted": h.acted,
+                "jumped": h.jumped,
+                "spells": list(h.spells),
+                "casting": _casting(h.casting, self.full),
+                "items": [_item(state, uid, self.full) for uid in h.items],
+            }
+            for h in state.heroes.values()
+        )
+
+    @property
+    def monsters(self) -> tuple[dict[str, Any], ...]:
+        found: tuple[dict[str, Any], ...] = self._cached("monsters", self._monsters)
+        return found
+
+    def _monsters(self) -> tuple[dict[str, Any], ...]:
+        return tuple(
+            {
+                "id": m.id,
+                "kind": m.kind,
+                "pos": [m.pos.x, m.pos.y],
+                "health": m.health,
+                "stamina": m.stamina,
+                "encounter": m.encounter,
+                "surprised": m.surprised,
+            }
+            for m in self._game().monsters.values()
+        )
+
+    @property
+    def traps(self) -> tuple[dict[str, Any], ...]:
+        found: tuple[dict[str, Any], ...] = self._cached("traps", self._traps)
+        return found
+
+    def _traps(self) -> tuple[dict[str, Any], ...]:
+        return tuple(
+            {"at": [p.x, p.y], "kind": t.kind, "detected": t.detected, "armed": t.armed}
+            for p, t in sorted(self._game().traps.items())
+            # C-TRAP-01: the heroes know only traps found, sprung or disarmed.
+            if self.full or t.detected or not t.armed
+        )
+
+    @property
+    def corpses(self) -> tuple[dict[str, Any], ...]:
+        found: tuple[dict[str, Any], ...] = self._cached("corpses", self._corpses)
+        return found
+
+    def _corpses(self) -> tuple[dict[str, Any], ...]:
+        state = self._game()
+        return tuple(
+            {
+                "at": [p.x, p.y],
+                "hero": c.hero,
+                "items": [_item(state, i, self.full) for i in c.items],
+            }
+            for p, c in state.corpses.items()
+        )
+
+    @property
+    def exits(self) -> tuple[tuple[int, int], ...]:
+        found: tuple[tuple[int, int], ...] = self._cached("exits", self._exits)
+        return found
+
+    def _exits(self) -> tuple[tuple[int, int], ...]:
+        return tuple(sorted((p.x, p.y) for p in self._game().exits))
+
+    @property
+    def revealed(self) -> tuple[str, ...]:
+        found: tuple[str, ...] = self._cached("revealed", self._revealed)
+        return found
+
+    def _revealed(self) -> tuple[str, ...]:
+        return tuple(sorted(self._game().revealed))
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        found: tuple[Action, ...] = self._cached("legal", self._legal)
+        return found
+
+    def _legal(self) -> tuple[Action, ...]:
+        state = self._game()
+        if self.to_act is self.seat and self.seat is not Seat.CHANCE:
+            return tuple(state.legal_actions())
+        return ()
+
+    @property
+    def goals(self) -> tuple[dict[str, Any], ...]:
+        found: tuple[dict[str, Any], ...] = self._cached("goals", self._goals)
+        return found
+
+    def _goals(self) -> tuple[dict[str, Any], ...]:
+        return goal_views(self._game(), self.full)
+
+    @property
+    def area_map(self) -> str:
+        found: str = self._cached("area_map", self._area_map)
+        return found
+
+    def _area_map(self) -> str:
+        return area_map(self._game())
+
+    # -- the typed questions ---------------------------------------------------------------
+
+    def _to_act(self) -> State | None:
+        state = self._game()
+        if self.to_act is not self.seat or self.seat is Seat.CHANCE:
+            return None
+        return state
+
+    def actors(self) -> list[str]:
+        """The figures with a legal action, in the order the legal actions list them."""
+        state = self._to_act()
+        return [] if state is None else state.legal_actors()
+
+    def legal_of(self, kind: type[A], actor: str | None = None) -> list[A]:
+        """The legal actions of type ``kind`` (of ``actor``, if given): for the
+        Movement steps, from the rule code of that kind and figure only."""
+        state = self._to_act()
+        return [] if state is None else state.legal_actions_of(kind, actor)
+
+    def board_codes(self) -> tuple[bytes, int]:
+        """The board row by row without line breaks, and its width."""
+        state = self._game()
+        return board_codes(state, self.full), state.grid.width
+
+    def area_codes(self) -> bytes:
+        """For each square, the index into ``revealed`` of its area, or 255 for none."""
+        return area_codes(self._game())
+
+    def heroes_seen(self) -> tuple[HeroSeen, ...]:
+        state = self._game()
+        moving = self.decision == "movement"
+        return tuple(_hero_seen(state, h, moving) for h in state.heroes.values())
+
+    def item_decks(self, hero: str) -> dict[str, str]:
+        """The deck of each item ``hero`` carries (it shows on the card's back)."""
+        state = self._game()
+        found = state.heroes.get(hero)
+        items, cards = state.items, state.ruleset.items
+        return {} if found is None else {u: cards[items[u].card].kind.value for u in found.items}
+
+    def monsters_seen(self) -> tuple[MonsterSeen, ...]:
+        return tuple(MonsterSeen(m.id, m.pos, m.health) for m in self._game().monsters.values())
+
+    def trap_squares(self) -> tuple[Pos, ...]:
+        """The armed traps the seat knows of, in board order (C-TRAP-01)."""
+        return tuple(
+            p
+            for p, t in sorted(self._game().traps.items())
+            if t.armed and (self.full or t.detected)
+        )
+
+    def corpse_squares(self) -> tuple[Pos, ...]:
+        return tuple(self._game().corpses)
+
+
+def actors_of(legal: tuple[Action, ...]) -> list[str]:
+    """The figures that ``legal`` actions are for, in order of their first action."""
+    found = (actor_of(a) for a in legal)
+    return list(dict.fromkeys(a for a in found if a is not None))
+
+
+def _hero_seen(state: State, hero: Hero, moving: bool) -> HeroSeen:
+    on_board = hero.pos is not None and not hero.dead and not hero.left
+    return HeroSeen(
+        hero.id,
+        hero.pos if on_board else None,
+        hero.health,
+        remaining(state, hero) if moving and can_act(state, hero) else 0,
+        hero.dead,
     )
-    cached = getattr(state, "_known_cache", None)
+
+
+def observe(state: State, seat: Seat) -> Observation:
+    """The view of ``seat`` (HEROES or DM; CHANCE sees what the DM sees)."""
+    return View(state, seat).snapshot()
+
+
+# -- the board as a seat knows it (cached on the state until it changes) ------------------
+
+
+def _view_key(state: State) -> tuple[int, int, tuple[Pos | None, ...]]:
+    return (state.grid.version, len(state.revealed), tuple(h.pos for h in state.active_heroes()))
+
+
+def known_squares(state: State) -> NDArray[np.bool_]:
+    """Squares the heroes know: those of revealed areas, and those any hero sees now."""
+    key = _view_key(state)
+    cached = state.derived.get("known")
     if cached is not None and cached[0] == key:
-        known: np.ndarray = cached[1]
+        known: NDArray[np.bool_] = cached[1]
         return known
-    known = np.zeros(state.grid.terrain.shape, np.bool_)
-    for index, info in enumerate(state.grid.areas):
-        if info.name in state.revealed:
-            known |= state.grid.area == index
-    for hero in state.active_heroes():
-        assert hero.pos is not None
-        known |= state.sight.fov(hero.pos)
-    state._known_cache = (key, known)  # type: ignore[attr-defined]
+    views = [state.sight.fov(h.pos) for h in state.active_heroes() if h.pos is not None]
+    known = np.logical_or.reduce([revealed_squares(state), *views])
+    state.derived["known"] = (key, known)
     return known
 
 
-def board_text(state: State, full: bool) -> str:
-    """The board as ``full`` (DM) or hero eyes see it, cached like :func:`known_squares`."""
-    key = (
-        full,
-        state.grid.version,
-        len(state.revealed),
-        tuple(h.pos for h in state.active_heroes()),
-    )
-    cached = getattr(state, "_board_cache", None)
+def revealed_squares(state: State) -> NDArray[np.bool_]:
+    """The squares of every revealed area (C-TURN-04: a revealed area is known whole)."""
+    key = len(state.revealed)
+    cached = state.derived.get("revealed")
     if cached is not None and cached[0] == key:
-        text: str = cached[1]
-        return text
-    chars = state.grid.char_array().copy()
+        found: NDArray[np.bool_] = cached[1]
+        return found
+    index = [i for i, info in enumerate(state.grid.areas) if info.name in state.revealed]
+    found = np.isin(state.grid.area, index)
+    state.derived["revealed"] = (key, found)
+    return found
+
+
+def board_codes(state: State, full: bool) -> bytes:
+    """The board as ``full`` (DM) or hero eyes see it, row by row without line breaks."""
+    key = (full, *_view_key(state))
+    cached = state.derived.get("board")
+    if cached is not None and cached[0] == key:
+        codes: bytes = cached[1]
+        return codes
+    chars = state.grid.char_array()
     if not full:
-        chars[~known_squares(state)] = UNKNOWN.encode()
-    text = "\n".join(row.tobytes().decode() for row in chars)
-    state._board_cache = (key, text)  # type: ignore[attr-defined]
-    return text
+        chars = np.where(known_squares(state), chars, UNKNOWN.encode())
+    codes = chars.tobytes()
+    state.derived["board"] = (key, codes)
+    return codes
+
+
+
+def area_codes(state: State) -> bytes:
+    """For each square, the rank in ``sorted(state.revealed)`` of its revealed area, or
+    255; cached until an area is revealed."""
+    key = len(state.revealed)
+    cached = state.derived.get("area_codes")
+    if cached is not None and cached[0] == key:
+        codes: bytes = cached[1]
+        return codes
+    grid = state.grid
+    index = {info.name: i for i, info in enumerate(grid.areas)}
+    ranks = np.full(grid.area.shape, 255, np.uint8)
+    for rank, name in enumerate(sorted(state.revealed)):
+        ranks[grid.area == index[name]] = rank
+    codes = ranks.tobytes()
+    state.derived["area_codes"] = (key, codes)
+    return codes
 
 
 def area_map(state: State) -> str:
-    """The squares of every revealed area (C-TURN-04: a revealed area is known whole),
-    keyed by its rank in ``sorted(state.revealed)``; cached until an area is revealed."""
-    key = len(state.revealed)
-    cached = getattr(state, "_area_map_cache", None)
-    if cached is not None and cached[0] == key:
-        text: str = cached[1]
-        return text
-    grid = state.grid
-    index = {info.name: i for i, info in enumerate(grid.areas)}
-    codes = np.full((grid.height, grid.width + 1), ord(" "), np.uint32)
-    codes[:, -1] = ord("\n")
-    for rank, name in enumerate(sorted(state.revealed)):
-        codes[:, :-1][grid.area == index[name]] = AREA_KEY + rank
-    text = codes.tobytes().decode("utf-32-le")[:-1]
-    state._area_map_cache = (key, text)  # type: ignore[attr-defined]
-    return text
+    """The squares of every revealed area (C-TURN-04), keyed by its rank in
+    ``sorted(state.revealed)`` (``Observation.area_map``)."""
+    width = state.grid.width
+    chars = [" " if c == 255 else chr(AREA_KEY + c) for c in area_codes(state)]
+    return "\n".join("".join(chars[i : i + width]) for i in range(0, len(chars), width))
 
 
 def _item(state: State, uid: str, full: bool) -> dict[str, Any]:
@@ -165,88 +559,14 @@ def _casting(casting: dict[str, Any] | None, full: bool) -> dict[str, Any] | Non
     return shown
 
 
-def observe(state: State, seat: Seat) -> Observation:
-    """The view of ``seat`` (HEROES or DM; CHANCE sees what the DM sees)."""
-    full = seat is not Seat.HEROES
-    board = board_text(state, full)
-    moving = state.pending is not None and state.pending.kind == "movement"
-    heroes = tuple(
-        {
-            "id": h.id,
-            "pos": None if h.pos is None or h.dead or h.left else [h.pos.x, h.pos.y],
-            "health": h.health,
-            "stamina": h.stamina,
-            "magic": h.magic,
-            "exhausted": h.exhausted,
-            "dead": h.dead,
-            "left": h.left,
-            "surprised": h.surprised,
-            "resting": h.resting,
-            "moves_left": remaining(state, h) if moving and can_act(state, h) else 0,
-            "acted": h.acted,
-            "jumped": h.jumped,
-            "spells": list(h.spells),
-            "casting": _casting(h.casting, full),
-            "items": [_item(state, uid, full) for uid in h.items],
-        }
-        for h in state.heroes.values()
-    )
-    monsters = tuple(
-        {
-            "id": m.id,
-            "kind": m.kind,
-            "pos": [m.pos.x, m.pos.y],
-            "health": m.health,
-            "stamina": m.stamina,
-            "encounter": m.encounter,
-            "surprised": m.surprised,
-        }
-        for m in state.monsters.values()
-    )
-    traps = tuple(
-        {"at": [p.x, p.y], "kind": t.kind, "detected": t.detected, "armed": t.armed}
-        for p, t in sorted(state.traps.items())
-        # C-TRAP-01: the heroes know only traps found, sprung or disarmed.
-        if full or t.detected or not t.armed
-    )
-    corpses = tuple(
-        {"at": [p.x, p.y], "hero": c.hero, "items": [_item(state, i, full) for i in c.items]}
-        for p, c in state.corpses.items()
-    )
-    exits = tuple(sorted((p.x, p.y) for p in state.exits))
-    revealed = tuple(sorted(state.revealed))
-    to_act = state.current_player()
-    legal: tuple[Action, ...] = ()
-    if to_act is seat and seat is not Seat.CHANCE:
-        legal = tuple(state.legal_actions())
-    return Observation(
-        seat=seat,
-        turn=state.turn,
-        step=state.step,
-        light=state.light,
-        to_act=to_act,
-        decision=None if state.pending is None else state.pending.kind,
-        board=board,
-        heroes=heroes,
-        monsters=monsters,
-        traps=traps,
-        corpses=corpses,
-        exits=exits,
-        revealed=revealed,
-        legal=legal,
-        outcome=state.outcome,
-        goals=goal_views(state, full),
-        area_map=area_map(state),
-    )
-
-
 def goal_views(state: State, full: bool = True) -> tuple[dict[str, Any], ...]:
     """The goals with what the seat can tell of them: the scenario text states each goal
     and its target (the DM reads it aloud), so the target is no secret. The heroes do not
     know that a face-down item carried out is the one a goal names, so for them such a
     goal is met only once the item is identified (C-IDENT-01)."""
-    from undercroft.crawl.goals import goal_met
-
+    goals = state.ruleset.adventure.goals
+    if not goals:
+        return ()
     held = {
         state.items[uid].card
         for h in state.active_heroes()
@@ -270,7 +590,7 @@ def goal_views(state: State, full: bool = True) -> tuple[dict[str, Any], ...]:
             and (g.kind != "carry" or g.id in state.goals_met or g.target in out),
             "in_hand": g.kind == "carry" and g.target in held,
         }
-        for g in state.ruleset.adventure.goals
+        for g in goals
     )
 
 
@@ -295,3 +615,12 @@ def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
         for key in BLIND_FIELDS:
             fields.pop(key, None)
     return LogEntry(entry.seq, entry.time, Event(event.type, event.rules, fields))
+
+
+def observe_entries(entries: Iterable[LogEntry], seat: Seat, first_seq: int = 0) -> list[LogEntry]:
+    """The log lines ``seat`` may read (:func:`observe_entry`), renumbered ``first_seq``,
+    ``first_seq + 1``, ... so a seat's log keeps the contract (no gaps in ``seq``). The
+    filter looks at one line at a time, so a growing log can be viewed piece by piece."""
+    seen = (observe_entry(entry, seat) for entry in entries)
+    kept = [entry for entry in seen if entry is not None]
+    return [LogEntry(first_seq + i, e.time, e.event) for i, e in enumerate(kept)]

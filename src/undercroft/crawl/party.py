@@ -21,16 +21,20 @@ reached by springing the trap (monsters keep off traps and no trap is disarmed i
 
 The party remembers (``notes``) the board as it saw it and which areas its heroes
 explored, since the observation shows neither; everything else it works out afresh from
-each observation, never from the state.
+what it is shown (a :class:`~undercroft.crawl.observe.View` or an
+:class:`~undercroft.crawl.observe.Observation`, the same answers either way), never from
+the state. Its searches (:class:`~undercroft.crawl.plan.Search`) stop at the nearest
+square that answers the question, and it asks for the legal actions of the kinds it
+weighs, of the hero it moves, rather than for every legal action.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
+from mypy_extensions import mypyc_attr
 
 from undercroft.core.dice import DiceSampler
 from undercroft.core.grid import Pos
@@ -58,30 +62,24 @@ from undercroft.crawl.actions import (
     Trade,
     UseItem,
 )
-from undercroft.crawl.observe import UNKNOWN, Observation
+from undercroft.crawl.observe import HeroSeen, Seen
 from undercroft.crawl.plan import (
     FAR,
-    area_at,
-    areas_mask,
-    board_arrays,
-    distance_map,
-    exit_distances,
-    frontier,
-    nearest,
-    path_from,
-    planning_costs,
-    pos,
-    reachable,
-    squares,
+    PLANNING_COST,
+    SHUT_CODE,
+    UNKNOWN_CODE,
+    WALK_COST,
+    Memory,
+    Search,
+    either,
+    mask_of,
+    ranks_mask,
 )
 
-
-def spot(dist: NDArray[np.int32], monsters: set[Pos]) -> Pos | None:
-    """The nearest reachable square next to a monster (row, then column, on a tie)."""
-    spots = [q for m in monsters for q in m.orthogonal() if reachable(dist, q)]
-    return min(spots, key=lambda q: (int(dist[q.y, q.x]), q.y, q.x)) if spots else None
+NO_AREA = 255
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class HeroParty:
     """The heuristic party (see the module docstring)."""
@@ -97,38 +95,44 @@ class HeroParty:
     bold: int = 3
     """A hero with more Health than this springs a trap to reach a monster behind it."""
     notes: dict[str, Any] = field(default_factory=dict)
+    reads_views = True
+    """The runner may hand it a lazy :class:`~undercroft.crawl.observe.View`."""
 
-    def act(self, obs: Observation) -> Action:
+    def act(self, obs: Seen) -> Action:
         if obs.turn < self.notes.get("turn", 0):
             self.notes.clear()  # a new game
         self.notes["turn"] = obs.turn
-        obs = replace(obs, board=self.remember(obs.board))
-        legal = list(obs.legal)
-        handler = getattr(self, f"on_{obs.decision}", None)
+        self.remember(obs)
+        handler: Callable[[Seen], Action | None] | None = getattr(
+            self, f"on_{obs.decision}", None
+        )
         if handler is not None:
-            action: Action | None = handler(obs, legal)
+            action = handler(obs)
             if action is not None:
                 return action
+        legal = obs.legal
         return legal[-1] if Done() in legal else legal[0]
 
-    def remember(self, board: str) -> str:
+    # what the party remembers ----------------------------------------------------------
+
+    def remember(self, obs: Seen) -> None:
         """The board as the party remembers it: what it sees now, and elsewhere what it
         last saw there. (The observation shows walls and doors only while a hero sees
         them; a party that forgot them would plan through walls it saw a moment ago.)"""
-        if board is self.notes.get("seen_board"):
-            remembered: str = self.notes["remembered"]
-            return remembered
-        codes = np.frombuffer(board.encode(), dtype=np.uint8)
-        memory: NDArray[np.uint8] | None = self.notes.get("memory")
-        if memory is None or memory.shape != codes.shape:
-            memory = codes.copy()
+        codes, width = obs.board_codes()
+        if codes == self.notes.get("seen"):
+            return
+        memory: Memory | None = self.notes.get("memory")
+        if memory is None or len(memory.codes) != len(codes):
+            memory = self.notes["memory"] = Memory(codes, width)
         else:
-            known = codes != ord(UNKNOWN)
-            memory[known] = codes[known]
-        self.notes.update(seen_board=board, memory=memory, remembered=memory.tobytes().decode())
-        return str(self.notes["remembered"])
+            memory.see(codes)
+        self.notes["seen"] = codes
 
-    # goals -----------------------------------------------------------------------------
+    @property
+    def memory(self) -> Memory:
+        found: Memory = self.notes["memory"]
+        return found
 
     @property
     def explored(self) -> set[str]:
@@ -136,7 +140,9 @@ class HeroParty:
         found: set[str] = self.notes.setdefault("explored", set())
         return found
 
-    def open_goals(self, obs: Observation) -> list[dict[str, Any]]:
+    # goals -----------------------------------------------------------------------------
+
+    def open_goals(self, obs: Seen) -> list[dict[str, Any]]:
         """Goals not met, not in hand, and not lost (a visit goal whose area was explored
         without meeting it can no longer be met)."""
         return [
@@ -146,257 +152,323 @@ class HeroParty:
             and not (g["kind"] == "visit" and g["target"] in self.explored)
         ]
 
-    def goal_areas(self, obs: Observation, *, explored_too: bool = False) -> NDArray[np.bool_]:
-        """The squares of the revealed areas that open visit goals name (``explored_too``:
+    def area_ranks(self, obs: Seen, names: set[str] | frozenset[str]) -> set[int]:
+        """The ranks (in ``obs.revealed``) of the revealed areas named."""
+        return {rank for rank, name in enumerate(obs.revealed) if name in names}
+
+    def in_areas(self, obs: Seen, ranks: set[int]) -> bytes:
+        """The squares of the areas of these ranks (a mask, one byte a square)."""
+        codes = obs.area_codes()
+        if not ranks or len(codes) != len(self.memory.codes):
+            return bytes(len(self.memory.codes))
+        return ranks_mask(codes, ranks)
+
+    def goal_areas(self, obs: Seen, *, explored_too: bool = False) -> set[int]:
+        """The ranks of the revealed areas that open visit goals name (``explored_too``:
         and of those explored, while their text is being read)."""
         goals = [g for g in obs.goals if not g["met"]] if explored_too else self.open_goals(obs)
-        names = frozenset(g["target"] for g in goals if g["kind"] == "visit")
-        return areas_mask(obs.area_map, obs.revealed, names)
+        return self.area_ranks(obs, {g["target"] for g in goals if g["kind"] == "visit"})
 
-    def to_look_at(self, obs: Observation) -> NDArray[np.bool_]:
+    def to_look_at(self, obs: Seen) -> bytes:
         """Squares worth going to: in an area not yet explored, or leading somewhere new."""
-        unexplored = frozenset(obs.revealed) - self.explored
-        return areas_mask(obs.area_map, obs.revealed, unexplored) | frontier(obs.board)
+        unexplored = self.area_ranks(obs, set(obs.revealed) - self.explored)
+        if not unexplored:
+            return self.memory.frontier()
+        return either(self.in_areas(obs, unexplored), self.memory.frontier())
 
     # movement -------------------------------------------------------------------------
 
-    def should_leave(self, obs: Observation) -> bool:
+    def should_leave(self, obs: Seen) -> bool:
         """Whether the whole party heads out now (see the module docstring)."""
         if not obs.goals:
             return self.light_runs_out(obs)
         if obs.turn >= self.give_up_turn or not self.open_goals(obs):
             return True
-        return self.notes.get("nothing_left") == obs.board
+        return self.notes.get("nothing_left") == self.memory.codes
 
-    def nothing_left(self, obs: Observation) -> bool:
+    def nothing_left(self, obs: Seen, heroes: tuple[HeroSeen, ...]) -> bool:
         """No hero can reach anything to look at (remembered until more is seen): asked
-        only when a hero finds nothing to head for, so one search of the board now and
-        then, not one a move."""
-        heroes = squares(h["pos"] for h in obs.heroes)
-        traps = {Pos(*t["at"]) for t in obs.traps if t["armed"]}
-        dist = distance_map(planning_costs(obs.board), heroes, traps - heroes)
-        wanted = self.goal_areas(obs) | self.to_look_at(obs)
-        if nearest(dist, wanted) is not None:
+        only when a hero finds nothing to head for."""
+        memory = self.memory
+        here = [memory.index(h.pos) for h in heroes if h.pos is not None]
+        traps = [memory.index(p) for p in obs.trap_squares()]
+        search = Search(memory.codes.translate(PLANNING_COST), memory.width, here, traps)
+        wanted = either(self.in_areas(obs, self.goal_areas(obs)), self.to_look_at(obs))
+        if search.nearest(wanted) is not None:
             return False
-        self.notes["nothing_left"] = obs.board
+        self.notes["nothing_left"] = memory.codes
         return True
 
-    def light_runs_out(self, obs: Observation) -> bool:
+    def light_runs_out(self, obs: Seen) -> bool:
         """Nothing left to see, the Light is out, a hero lies at Death's Door out of
         combat, or the Light left barely covers the walk to an exit."""
-        _, unknown, _ = board_arrays(obs.board)
-        if not unknown.any() or obs.light <= 0:
+        memory = self.memory
+        if UNKNOWN_CODE not in memory.codes or obs.light <= 0:
             return True
-        heroes = [h for h in obs.heroes if h["pos"] is not None]
-        if any(h["health"] == 0 for h in heroes) and not obs.monsters:
+        heroes = [h for h in obs.heroes_seen() if h.pos is not None]
+        if any(h.health == 0 for h in heroes) and not obs.monsters:
             return True
-        to_exit = exit_distances(obs.board, obs.exits)
-        far = max(
-            (
-                int(to_exit[h["pos"][1], h["pos"][0]])
-                for h in heroes
-                if to_exit[h["pos"][1], h["pos"][0]] >= 0
-            ),
-            default=0,
-        )
+        exits = [memory.index(Pos(x, y)) for x, y in obs.exits]
+        to_exit = Search(memory.codes.translate(WALK_COST), memory.width, exits)
+        walks = (to_exit.distance(memory.index(h.pos)) for h in heroes if h.pos is not None)
+        far = max((d for d in walks if d != FAR), default=0)
         moves = 4
         return obs.light * moves <= far + self.leave_margin * moves
 
-    def on_movement(self, obs: Observation, legal: list[Action]) -> Action | None:
-        by_hero: dict[str, list[Action]] = {}
-        for action in legal:
-            hid = getattr(action, "hero", None)
-            if hid is not None:
-                by_hero.setdefault(hid, []).append(action)
+    def on_movement(self, obs: Seen) -> Action | None:
+        acting = obs.actors()
+        if not acting:
+            return Done()
         leaving = self.should_leave(obs)
-        for hero in obs.heroes:
-            options = by_hero.get(hero["id"])
-            if not options:
-                continue
-            dying = hero["health"] == 0 and not obs.monsters
-            choice = self.hero_move(obs, hero, options, leaving or (dying and bool(obs.exits)))
-            if choice is not None:
-                return choice
-            return EndMovement(hero["id"])
-        return Done()
+        heroes = obs.heroes_seen()
+        hero = next(h for h in heroes if h.id == acting[0])
+        dying = hero.health == 0 and not obs.monsters
+        choice = self.hero_move(obs, hero, heroes, leaving or (dying and bool(obs.exits)))
+        return choice if choice is not None else EndMovement(hero.id)
 
     def hero_move(
-        self, obs: Observation, hero: dict[str, Any], options: list[Action], leaving: bool
+        self, obs: Seen, hero: HeroSeen, heroes: tuple[HeroSeen, ...], leaving: bool
     ) -> Action | None:
-        here = pos(hero["pos"])
+        here = hero.pos
         assert here is not None
-        kinds = {type(a): a for a in options}
-        if Leave in kinds and leaving:
-            return kinds[Leave]
-        potion = self.potion(hero, options)
-        if potion is not None and hero["health"] <= 2:
-            return potion
-        monsters = squares(m["pos"] for m in obs.monsters)
-        if not obs.monsters:
-            for action in options:
-                if isinstance(action, Drag) and leaving:
-                    return action
-            if hero["health"] == 0 and Rest in kinds and not leaving:
-                return kinds[Rest]  # C-DD-02: no Death's Door roll for a hero who rests
-            for action in options:
-                if isinstance(action, Disarm):
-                    return action
-            if not leaving:
-                for action in options:
-                    if isinstance(action, OpenDoor):
-                        return action
-        walkable, _, chars = board_arrays(obs.board)
-        bodies = squares(h["pos"] for h in obs.heroes) - {here}
-        bodies |= monsters | squares(c["at"] for c in obs.corpses)
-        traps = {Pos(*t["at"]) for t in obs.traps if t["armed"]}
-        dist = distance_map(planning_costs(obs.board), here, bodies | traps)
-        target = self.target(obs, hero, here, dist, leaving, monsters)
-        if monsters and not leaving and hero["health"] > self.bold and spot(dist, monsters) is None:
+        leave = obs.legal_of(Leave, hero.id)
+        if leave and leaving:
+            return leave[0]
+        if hero.health <= 2:
+            potion = self.potion(obs, hero)
+            if potion is not None:
+                return potion
+        monsters = {m.pos for m in obs.monsters_seen()}
+        if not monsters:
+            first = self.first_of(obs, hero, leaving)
+            if first is not None:
+                return first
+        memory = self.memory
+        bodies = {h.pos for h in heroes if h.pos is not None} - {here}
+        bodies |= monsters | set(obs.corpse_squares())
+        traps = set(obs.trap_squares())
+        costs = memory.codes.translate(PLANNING_COST)
+        origin = [memory.index(here)]
+        blocked = {memory.index(p) for p in bodies | traps}
+        if hero.moves_left == 0 and self.standing(obs, hero, leaving, monsters, costs, blocked):
+            return None
+        search = Search(costs, memory.width, origin, blocked)
+        target = self.target(obs, hero, heroes, search, leaving, monsters)
+        if monsters and not leaving and hero.health > self.bold and spot(search, monsters) is None:
             # Monsters keep off traps (C-TRAP-05) and no trap is disarmed in combat
             # (C-TRAP-03): a monster only a trap leads to is fought by springing it.
-            bold = distance_map(planning_costs(obs.board), here, bodies)
-            if spot(bold, monsters) is not None:
-                dist, target = bold, spot(bold, monsters)
-        if target is None and obs.goals and not (leaving or monsters) and self.nothing_left(obs):
+            bold = Search(costs, memory.width, origin, [memory.index(p) for p in bodies])
+            found = spot(bold, monsters)
+            if found is not None:
+                search, target = bold, found
+        stuck = target is None and obs.goals and not (leaving or monsters)
+        if stuck and self.nothing_left(obs, heroes):
             leaving = True
-            target = self.target(obs, hero, here, dist, leaving, monsters)
+            target = self.target(obs, hero, heroes, search, leaving, monsters)
         if target is None:
             # Boxed in by detected traps or furniture: try to jump it (C-JUMP-01).
-            return next((a for a in options if isinstance(a, Jump)), None)
-        if target == here:
+            jumps = obs.legal_of(Jump, hero.id)
+            return jumps[0] if jumps else None
+        if target == origin[0]:
             return None
-        route = path_from(dist, target)
+        steps = search.path_to(target)
+        self.notes.setdefault("routes", {})[hero.id] = steps  # see standing()
+        route = [memory.pos(i) for i in steps]
         if monsters and route and route[-1] in monsters:
             route = route[:-1]
         # Walk the known part of the route; a shut door on it is forced first.
         walk: list[Pos] = []
-        for step in route[: hero["moves_left"]]:
-            if not walkable[step.y, step.x]:
+        for step in route[: hero.moves_left]:
+            if not memory.walkable(memory.index(step)):
                 break
             walk.append(step)
         if walk:
-            return Move(hero["id"], tuple(walk))
-        if route and chars[route[0].y, route[0].x] == b"+":
-            door = OpenDoor(hero["id"], route[0])
-            if door in options:
+            return Move(hero.id, tuple(walk))
+        if route and memory.codes[memory.index(route[0])] == SHUT_CODE:
+            door = OpenDoor(hero.id, route[0])
+            if door in obs.legal_of(OpenDoor, hero.id):
                 return door
+        return None
+
+    def standing(
+        self,
+        obs: Seen,
+        hero: HeroSeen,
+        leaving: bool,
+        monsters: set[Pos],
+        costs: bytes,
+        blocked: set[int],
+    ) -> bool:
+        """Whether a hero with no squares left this step can only end its movement, which
+        is known without a search in most cases: walking is out, so only forcing a shut
+        door on its way could follow (that needs a door next to it, and out of combat
+        and not leaving, any door next to it is forced before this), and the one thing
+        the search could change is the note that nothing is left to look at, made only
+        out of combat, not leaving, with goals, and when the hero can reach nothing to
+        look at: the rest of its last route proves it can, if that route is still open
+        and still ends somewhere worth going."""
+        if leaving or monsters:
+            return not obs.legal_of(OpenDoor, hero.id)
+        if not obs.goals:
+            return True
+        memory = self.memory
+        here = memory.index(hero.pos) if hero.pos is not None else -1
+        route: list[int] = self.notes.get("routes", {}).get(hero.id, [])
+        if here not in route:
+            return False
+        rest = route[route.index(here) + 1 :]
+        if not rest or any(costs[i] == 0 or i in blocked for i in rest):
+            return False
+        ranks = self.goal_areas(obs)
+        end = rest[-1]
+        return bool(self.to_look_at(obs)[end] or (ranks and self.in_areas(obs, ranks)[end]))
+
+    def first_of(self, obs: Seen, hero: HeroSeen, leaving: bool) -> Action | None:
+        """Out of combat, before going anywhere: drag a corpse out when leaving, rest at
+        Death's Door (C-DD-02: no Death's Door roll for a hero who rests), disarm a trap
+        found, force a door (unless leaving)."""
+        kinds: list[type[Action]] = [Drag] if leaving else []
+        if hero.health == 0 and not leaving:
+            kinds.append(Rest)
+        kinds.append(Disarm)
+        if not leaving:
+            kinds.append(OpenDoor)
+        for kind in kinds:
+            found = obs.legal_of(kind, hero.id)
+            if found:
+                return found[0]
         return None
 
     def target(
         self,
-        obs: Observation,
-        hero: dict[str, Any],
-        here: Pos,
-        dist: NDArray[np.int32],
+        obs: Seen,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        search: Search,
         leaving: bool,
         monsters: set[Pos],
-    ) -> Pos | None:
+    ) -> int | None:
         """Where the hero heads: stand and fight, the way out, the nearest monster, a goal's
         area, then the nearest thing not yet looked at."""
+        memory = self.memory
+        here = hero.pos
+        assert here is not None
         if any(m.is_adjacent(here) for m in monsters):
-            return here  # already fighting: stand (fights are automatic, C-FIGHT-01)
+            return memory.index(here)  # already fighting: stand (fights are automatic)
         if leaving:
-            exits = [Pos(x, y) for x, y in obs.exits if dist[y, x] < FAR]
-            if exits:
-                return min(exits, key=lambda q: int(dist[q.y, q.x]))
-        fit = [h for h in obs.heroes if h["pos"] is not None and h["health"] > 1]
-        if monsters and (hero["health"] > 1 or not fit):  # the hurt hang back, if they can
-            fight = spot(dist, monsters)
+            exits = {memory.index(Pos(x, y)): n for n, (x, y) in enumerate(obs.exits)}
+            out = search.nearest(mask_of(len(memory.codes), exits), key=exits.__getitem__)
+            if out is not None:
+                return out
+        fit = [h for h in heroes if h.pos is not None and h.health > 1]
+        if monsters and (hero.health > 1 or not fit):  # the hurt hang back, if they can
+            fight = spot(search, monsters)
             if fight is not None:
                 return fight
         if obs.goals:
-            goal = nearest(dist, self.goal_areas(obs))
-            if goal is not None:
-                return goal
+            ranks = self.goal_areas(obs)
+            if ranks:
+                goal = search.nearest(self.in_areas(obs, ranks))
+                if goal is not None:
+                    return goal
             if not monsters:
-                return nearest(dist, self.to_look_at(obs))
+                return search.nearest(self.to_look_at(obs))
         # No Explore while monsters are on the board (C-CMB-01): only look further.
-        return nearest(dist, frontier(obs.board))
+        return search.nearest(memory.frontier())
 
-    def potion(self, hero: dict[str, Any], options: list[Action]) -> Action | None:
+    def potion(self, obs: Seen, hero: HeroSeen) -> Action | None:
         """Something to use when hurt: a potion (most heal) before anything else."""
-        kinds = {i["uid"]: i["kind"] for i in hero["items"]}
-        uses = [a for a in options if isinstance(a, UseItem)]
+        kinds = obs.item_decks(hero.id)
+        uses = obs.legal_of(UseItem, hero.id)
         return min(uses, key=lambda a: kinds.get(a.item) != "potion", default=None)
 
     # combat -----------------------------------------------------------------------------
 
-    def on_spell_selection(self, obs: Observation, legal: list[Action]) -> Action | None:
+    def on_spell_selection(self, obs: Seen) -> Action | None:
         """A known spell first; a face-down scroll (its spell unknown, R-C-IDENT-01) only
         when a hero is badly hurt, since a scroll whose spell does not suit the fight is
         wasted."""
         if not obs.monsters:
             return Done()
-        casts = [a for a in legal if isinstance(a, BeginCasting) and not a.overcast]
+        casts = [a for a in obs.legal_of(BeginCasting) if not a.overcast]
         known = [a for a in casts if a.spell]
         if known:
             return known[0]
-        desperate = any(h["pos"] is not None and h["health"] <= 2 for h in obs.heroes)
+        desperate = any(h.pos is not None and h.health <= 2 for h in obs.heroes_seen())
         return casts[0] if casts and desperate else Done()
 
-    def on_evasion(self, obs: Observation, legal: list[Action]) -> Action | None:
+    def on_evasion(self, obs: Seen) -> Action | None:
         return Done()
 
-    def on_casting_choice(self, obs: Observation, legal: list[Action]) -> Action | None:
-        first = legal[0]
-        assert isinstance(first, CastingChoice)
+    def on_casting_choice(self, obs: Seen) -> Action | None:
+        first = obs.legal_of(CastingChoice)[0]
         return CastingChoice(first.hero, False)
 
-    def on_cast_target(self, obs: Observation, legal: list[Action]) -> Action | None:
-        health = {m["id"]: m["health"] for m in obs.monsters}
-        targets = [a for a in legal if isinstance(a, ChooseTarget)]
+    def on_cast_target(self, obs: Seen) -> Action | None:
+        health = {m.id: m.health for m in obs.monsters_seen()}
+        targets = obs.legal_of(ChooseTarget)
         return min(targets, key=lambda a: health.get(str(a.target), 99))
 
-    def on_fight_stamina(self, obs: Observation, legal: list[Action]) -> Action | None:
-        most = max(a.points for a in legal if isinstance(a, FightStamina))
+    def on_fight_stamina(self, obs: Seen) -> Action | None:
+        most = max(a.points for a in obs.legal_of(FightStamina))
         return FightStamina(min(most, self.fight_stamina))
 
-    def on_mental_spend(self, obs: Observation, legal: list[Action]) -> Action | None:
-        most = max(a.points for a in legal if isinstance(a, MentalSpend))
+    def on_mental_spend(self, obs: Seen) -> Action | None:
+        most = max(a.points for a in obs.legal_of(MentalSpend))
         return MentalSpend(min(most, 1))
 
     # explore and trade --------------------------------------------------------------------
 
-    def on_explore_choice(self, obs: Observation, legal: list[Action]) -> Action | None:
-        for action in legal:
-            if isinstance(action, Explore) and action.explore:
-                hero = next(h for h in obs.heroes if h["id"] == action.hero)
-                area = area_at(obs.area_map, obs.revealed, Pos(*hero["pos"]))
-                if area is not None:
-                    self.explored.add(area)  # C-EXPL-01: its text is read now
+    def on_explore_choice(self, obs: Seen) -> Action | None:
+        for action in obs.legal_of(Explore):
+            if action.explore:
+                hero = next(h for h in obs.heroes_seen() if h.id == action.hero)
+                codes = obs.area_codes()
+                if hero.pos is not None and codes:
+                    rank = codes[self.memory.index(hero.pos)]
+                    if rank != NO_AREA:
+                        self.explored.add(obs.revealed[rank])  # C-EXPL-01: read now
                 return action
         return None
 
-    def on_explore_actions(self, obs: Observation, legal: list[Action]) -> Action | None:
+    def on_explore_actions(self, obs: Seen) -> Action | None:
         for kind in (Identify, Memorize):
-            for action in legal:
-                if isinstance(action, kind):
-                    return action
-        hurt = {h["id"] for h in obs.heroes if h["health"] <= 2}
-        for action in legal:
-            if isinstance(action, UseItem) and action.hero in hurt:
+            found = obs.legal_of(kind)
+            if found:
+                return found[0]
+        hurt = {h.id for h in obs.heroes_seen() if h.health <= 2}
+        for action in obs.legal_of(UseItem):
+            if action.hero in hurt:
                 return action
         return Done()
 
-    def on_take_item(self, obs: Observation, legal: list[Action]) -> Action | None:
+    def on_take_item(self, obs: Seen) -> Action | None:
         """The healthiest hero takes a found item: it is likeliest to carry it out."""
-        health = {h["id"]: h["health"] for h in obs.heroes}
-        takers = [a for a in legal if isinstance(a, TakeItem)]
-        return max(takers, key=lambda a: health.get(a.hero, 0))
+        health = {h.id: h.health for h in obs.heroes_seen()}
+        return max(obs.legal_of(TakeItem), key=lambda a: health.get(a.hero, 0))
 
-    def on_choice(self, obs: Observation, legal: list[Action]) -> Action | None:
+    def on_choice(self, obs: Seen) -> Action | None:
         """In the area of an open visit goal do the deed the text offers (its first
         option); elsewhere pick at random."""
-        options = [a for a in legal if isinstance(a, ChooseOption)]
-        goal_areas = self.goal_areas(obs, explored_too=True)
-        if any(goal_areas[p.y, p.x] for p in squares(h["pos"] for h in obs.heroes)):
+        options = obs.legal_of(ChooseOption)
+        in_goal = self.in_areas(obs, self.goal_areas(obs, explored_too=True))
+        memory = self.memory
+        if any(in_goal[memory.index(h.pos)] for h in obs.heroes_seen() if h.pos is not None):
             return min(options, key=lambda a: a.index)
         return self.rng.choose(options)
 
-    def on_trade(self, obs: Observation, legal: list[Action]) -> Action | None:
-        takes = [a for a in legal if isinstance(a, Trade) and a.giver.startswith("hero:")]
-        dead = {h["id"] for h in obs.heroes if h["dead"]}
+    def on_trade(self, obs: Seen) -> Action | None:
+        takes = [a for a in obs.legal_of(Trade) if a.giver.startswith("hero:")]
+        dead = {h.id for h in obs.heroes_seen() if h.dead}
         for action in takes:
             if action.giver in dead:
                 return action  # C-DEATH-01: take the fallen hero's gear
         return Done()
+
+
+def spot(search: Search, monsters: set[Pos]) -> int | None:
+    """The nearest reachable square next to a monster (row, then column, on a tie)."""
+    width = search.width
+    spots = {j for m in monsters for j in search.around[m.y * width + m.x]}
+    spots = {i for i in spots if search.enterable(i)}
+    return search.nearest(mask_of(len(search.costs), spots)) if spots else None

@@ -1,158 +1,230 @@
-"""Planning over what the heroes see: the observed board, the revealed areas, the goals.
+"""Planning over what the heroes see: the board they remember, and searches on it.
 
-Pure functions of an :class:`~undercroft.crawl.observe.Observation`'s fields (never the
-state, ARCHITECTURE.md "Hidden information"); the costly ones are cached on the board and
-area-map texts, which stay the same object while nothing new is seen.
+Pure functions and small objects over what a seat sees (:mod:`undercroft.crawl.observe`),
+never the state (ARCHITECTURE.md "Hidden information").
+
+:class:`Memory`  the board as the party remembers it: what it sees now, and elsewhere what
+                 it last saw there, one byte a square (map notation, ``?`` unknown)
+:class:`Search`  the step-cost distances from one or more squares over a remembered board,
+                 worked out outwards only as far as the questions asked of it need
+                 (Dial's algorithm: the costs are small integers): "the nearest square
+                 of these", "the way there"
+
+A question is answered exactly as a whole-board distance map would answer it (the nearest
+square, ties by row then column; the way back down the map as ``tcod.path.hillclimb2d``
+walks it), but a search that finds its answer a few squares away stops there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
-import tcod.path
-from numpy.typing import NDArray
 
 from undercroft.core.grid import Pos
-from undercroft.crawl.observe import AREA_KEY, UNKNOWN
+from undercroft.crawl.observe import UNKNOWN
 
-WALKABLE = np.zeros(256, np.bool_)
-WALKABLE[list(b".'~:abcdefghijklmnopqrstuvwxyz0123456789@")] = True
 FAR = np.iinfo(np.int32).max
-"""The distance of a square a distance map cannot reach."""
+"""The distance of a square a search cannot reach."""
+WALKABLE_CHARS = b".'~:abcdefghijklmnopqrstuvwxyz0123456789@"
+WALKABLE = bytes(1 if c in WALKABLE_CHARS else 0 for c in range(256))
+"""``WALKABLE[code]``: whether a known square of that map character can be walked."""
+UNKNOWN_CODE = ord(UNKNOWN)
+SHUT_CODE = ord("+")
+PLANNING_COST = bytes(
+    1 if WALKABLE[c] else 3 if c == UNKNOWN_CODE else 4 if c == SHUT_CODE else 0
+    for c in range(256)
+)
+"""Step costs for planning: known floor 1, a shut door 4 (it must be forced), an unknown
+square 3 (it may well be floor), walls never (0)."""
+WALK_COST = WALKABLE
+"""Step costs over known floor only (unknown squares and shut doors never)."""
 
 
-@lru_cache(maxsize=64)
-def board_arrays(board: str) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[Any]]:
-    """(walkable, unknown, chars) arrays of an observed board text."""
-    rows = board.split("\n")
-    codes = np.frombuffer("".join(rows).encode(), dtype=np.uint8).reshape(len(rows), -1)
-    chars = codes.view("S1")
-    walkable = WALKABLE[codes]
-    unknown = chars == UNKNOWN.encode()
-    return walkable, unknown, chars
+@lru_cache(maxsize=8)
+def neighbours(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """For each square (``y * width + x``) its orthogonal neighbours, in the order
+    ``tcod.path.hillclimb2d`` looks at them: up, down, left, right."""
+    table = []
+    for y in range(height):
+        for x in range(width):
+            around = []
+            for dx, dy in ((0, -1), (0, 1), (-1, 0), (1, 0)):
+                if 0 <= x + dx < width and 0 <= y + dy < height:
+                    around.append((y + dy) * width + x + dx)
+            table.append(tuple(around))
+    return tuple(table)
 
 
-@lru_cache(maxsize=64)
-def planning_costs(board: str) -> NDArray[np.int32]:
-    """Step costs for planning on an observed board: known floor 1, a shut door 4 (it
-    must be forced), an unknown square 3 (it may well be floor), walls never."""
-    walkable, unknown, chars = board_arrays(board)
-    cost = walkable.astype(np.int32)
-    cost[unknown] = 3
-    cost[chars == b"+"] = 4
-    cost.flags.writeable = False
-    return cost
+class Memory:
+    """The board as the party remembers it (one byte a square, row by row)."""
+
+    def __init__(self, codes: bytes, width: int) -> None:
+        self.width = width
+        self.height = len(codes) // width
+        self._array = np.frombuffer(codes, np.uint8).copy()
+        self.codes = codes
+        """The remembered board; a new object whenever it changes."""
+        self._frontier: tuple[bytes | None, bytes] = (None, b"")
+
+    def see(self, codes: bytes) -> None:
+        """Remember what the board ``codes`` shows (squares it shows as ``?`` keep what
+        was last seen there)."""
+        if codes == self.codes:
+            return
+        now = np.frombuffer(codes, np.uint8)
+        known = now != UNKNOWN_CODE
+        self._array[known] = now[known]
+        remembered = self._array.tobytes()
+        if remembered != self.codes:
+            self.codes = remembered
+
+    def index(self, p: Pos) -> int:
+        return p.y * self.width + p.x
+
+    def pos(self, i: int) -> Pos:
+        return Pos(i % self.width, i // self.width)
+
+    def walkable(self, i: int) -> bool:
+        return bool(WALKABLE[self.codes[i]])
+
+    def frontier(self) -> bytes:
+        """For each square, 1 if it is known, a figure may stand on it, and it leads
+        somewhere new (next to an unknown square or a shut door); cached until the
+        memory changes."""
+        if self._frontier[0] is not self.codes:
+            codes = np.frombuffer(self.codes, np.uint8).reshape(self.height, self.width)
+            walkable = np.frombuffer(self.codes.translate(WALKABLE), np.bool_).reshape(
+                codes.shape
+            )
+            new = (codes == UNKNOWN_CODE) | (codes == SHUT_CODE)
+            near = np.zeros_like(new)
+            near[1:, :] |= new[:-1, :]
+            near[:-1, :] |= new[1:, :]
+            near[:, 1:] |= new[:, :-1]
+            near[:, :-1] |= new[:, 1:]
+            self._frontier = (self.codes, (walkable & near).tobytes())
+        return self._frontier[1]
 
 
-def distance_map(
-    costs: NDArray[np.int32], origin: Pos | Iterable[Pos], blocked: set[Pos]
-) -> NDArray[np.int32]:
-    """Step-cost distances from ``origin`` (a square, or several: the nearest counts)
-    with ``blocked`` squares impassable."""
-    origins = [origin] if isinstance(origin, Pos) else list(origin)
-    cost = costs.copy()
-    for p in blocked:
-        cost[p.y, p.x] = 0
-    dist = tcod.path.maxarray(cost.shape, np.int32)
-    for p in origins:
-        cost[p.y, p.x] = 1
-        dist[p.y, p.x] = 0
-    tcod.path.dijkstra2d(dist, cost, 1, 0, out=dist)
-    return dist
+def mask_of(size: int, squares: Iterable[int]) -> bytes:
+    """A mask (one byte a square, 1 marked) of the ``squares``."""
+    out = bytearray(size)
+    for i in squares:
+        out[i] = 1
+    return bytes(out)
 
 
-def path_from(dist: NDArray[np.int32], goal: Pos) -> list[Pos]:
-    """Walk back down a distance map from ``goal`` to its origin (origin excluded)."""
-    steps = tcod.path.hillclimb2d(dist, (goal.y, goal.x), True, False).tolist()
-    # hillclimb2d walks from the goal down to the origin: reverse it, drop the origin.
-    return [Pos(x, y) for y, x in reversed(steps)][1:]
+def either(a: bytes, b: bytes) -> bytes:
+    """The squares marked in ``a`` or ``b``."""
+    return (np.frombuffer(a, np.bool_) | np.frombuffer(b, np.bool_)).tobytes()
 
 
-@lru_cache(maxsize=32)
-def exit_distances(board: str, exits: tuple[tuple[int, int], ...]) -> NDArray[np.int32]:
-    """Walking distance from every square to the nearest exit (-1: none), one Dijkstra."""
-    walkable, _, _ = board_arrays(board)
-    cost = walkable.astype(np.int32)
-    dist = tcod.path.maxarray(cost.shape, np.int32)
-    for x, y in exits:
-        dist[y, x] = 0
-        cost[y, x] = max(int(cost[y, x]), 1)
-    tcod.path.dijkstra2d(dist, cost, 1, 0, out=dist)
-    dist[dist == np.iinfo(np.int32).max] = -1
-    return dist
+def ranks_mask(area_codes: bytes, ranks: Iterable[int]) -> bytes:
+    """The squares whose area rank (``Seen.area_codes``) is one of ``ranks``."""
+    table = bytearray(256)
+    for r in ranks:
+        table[r] = 1
+    return area_codes.translate(table)
 
 
-def pos(value: Any) -> Pos | None:
-    return None if value is None else Pos(int(value[0]), int(value[1]))
+class Search:
+    """Distances by step cost (``costs``, one byte a square, 0 never) from the
+    ``origins`` over a ``width``-wide board, with ``blocked`` squares impassable (an
+    origin never is), worked out level by level only as far as asked."""
+
+    def __init__(
+        self,
+        costs: bytes,
+        width: int,
+        origins: Iterable[int],
+        blocked: Iterable[int] = (),
+    ) -> None:
+        self.costs = costs
+        self.width = width
+        self.around = neighbours(width, len(costs) // width)
+        starts = list(dict.fromkeys(origins))
+        self.blocked = set(blocked).difference(starts)
+        self.dist = [FAR] * len(costs)
+        for i in starts:
+            self.dist[i] = 0
+        self.buckets: list[list[int]] = [starts]
+        self.levels: list[list[int]] = []
+        """The squares settled at each distance so far (``levels[d]``)."""
+
+    def enterable(self, i: int) -> bool:
+        """Whether the search could ever reach square ``i`` (an origin, or a square that
+        is neither a wall nor blocked): a quick no before a search of the whole board."""
+        return self.dist[i] == 0 or (self.costs[i] != 0 and i not in self.blocked)
+
+    def _settle_next(self) -> bool:
+        """Settle every square of the next distance; ``False`` when none is left."""
+        d = len(self.levels)
+        if d >= len(self.buckets):
+            return False
+        dist, costs, blocked, buckets = self.dist, self.costs, self.blocked, self.buckets
+        level = []
+        for i in buckets[d]:
+            if dist[i] != d:
+                continue  # reached more cheaply since it was queued
+            dist[i] = d
+            level.append(i)
+            for j in self.around[i]:
+                c = costs[j]
+                if c and d + c < dist[j] and j not in blocked:
+                    dist[j] = d + c
+                    while len(buckets) <= d + c:
+                        buckets.append([])
+                    buckets[d + c].append(j)
+        # Steps cost at least 1, so nothing settled now is queued again at this distance.
+        self.levels.append(level)
+        buckets[d] = []
+        return True
+
+    def nearest(self, wanted: bytes, key: Callable[[int], int] | None = None) -> int | None:
+        """The nearest reachable square marked in ``wanted`` (one byte a square); among
+        the nearest, the lowest by ``key`` (default: row, then column). ``None`` if none
+        is reachable."""
+        d = 0
+        while True:
+            while d >= len(self.levels):
+                if not self._settle_next():
+                    return None
+            found = [i for i in self.levels[d] if wanted[i]]
+            if found:
+                return min(found, key=key) if key is not None else min(found)
+            d += 1
+
+    def distance(self, i: int) -> int:
+        """The distance to square ``i`` (``FAR`` if it cannot be reached)."""
+        # Settled squares are those nearer than the levels settled so far; a square only
+        # queued holds a distance no shorter than that.
+        while self.dist[i] >= len(self.levels):
+            if not self._settle_next():
+                return FAR
+        return self.dist[i]
+
+    def path_to(self, goal: int) -> list[int]:
+        """The way from the origin to a square already found (origin excluded): back down
+        the distances from ``goal``, each step to the first strictly nearer neighbour in
+        the order up, down, left, right (as ``tcod.path.hillclimb2d`` walks a map)."""
+        dist, around = self.dist, self.around
+        steps = [goal]
+        here = goal
+        while True:
+            best, step = dist[here], here
+            for j in around[here]:
+                if dist[j] < best:
+                    best, step = dist[j], j
+            if step == here:
+                break
+            steps.append(step)
+            here = step
+        steps.reverse()
+        return steps[1:]
 
 
-def near(mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    """The squares orthogonally next to a square of ``mask``."""
-    out = np.zeros_like(mask)
-    out[1:, :] |= mask[:-1, :]
-    out[:-1, :] |= mask[1:, :]
-    out[:, 1:] |= mask[:, :-1]
-    out[:, :-1] |= mask[:, 1:]
-    return out
-
-
-@lru_cache(maxsize=64)
-def frontier(board: str) -> NDArray[np.bool_]:
-    """Known squares a figure may stand on that lead somewhere new: next to an unknown
-    square or a shut door."""
-    walkable, unknown, chars = board_arrays(board)
-    out = walkable & (near(unknown) | near(chars == b"+"))
-    out.flags.writeable = False
-    return out
-
-
-@lru_cache(maxsize=64)
-def area_codes(area_map: str) -> NDArray[np.int32]:
-    """For every square the index into ``Observation.revealed`` of its area, or -1."""
-    rows = area_map.split("\n")
-    codes = np.frombuffer("".join(rows).encode("utf-32-le"), dtype=np.uint32)
-    index = codes.astype(np.int32).reshape(len(rows), -1) - AREA_KEY
-    index[index < 0] = -1
-    index.flags.writeable = False
-    return index
-
-
-def area_at(area_map: str, revealed: tuple[str, ...], at: Pos) -> str | None:
-    """The name of the revealed area a square belongs to, if any."""
-    if not area_map:
-        return None
-    index = int(area_codes(area_map)[at.y, at.x])
-    return None if index < 0 else revealed[index]
-
-
-@lru_cache(maxsize=64)
-def areas_mask(
-    area_map: str, revealed: tuple[str, ...], names: frozenset[str]
-) -> NDArray[np.bool_]:
-    """The squares of the named revealed areas."""
-    codes = area_codes(area_map)
-    wanted = [i for i, name in enumerate(revealed) if name in names]
-    out = np.isin(codes, wanted)
-    out.flags.writeable = False
-    return out
-
-
-def nearest(dist: NDArray[np.int32], mask: NDArray[np.bool_]) -> Pos | None:
-    """The reachable square of ``mask`` nearest by ``dist`` (row, then column, on a tie)."""
-    masked = np.where(mask & (dist < FAR), dist, FAR)
-    flat = int(np.argmin(masked))
-    y, x = np.unravel_index(flat, masked.shape)
-    return None if masked[y, x] == FAR else Pos(int(x), int(y))
-
-
-def reachable(dist: NDArray[np.int32], at: Pos) -> bool:
-    """Whether ``at`` is on the board and ``dist`` reaches it."""
-    return bool(0 <= at.y < dist.shape[0] and 0 <= at.x < dist.shape[1] and dist[at.y, at.x] < FAR)
-
-
-def squares(points: Iterable[Any]) -> set[Pos]:
+def squares(points: Iterable[Sequence[int] | None]) -> set[Pos]:
     """Positions of ``[x, y]`` values (``None`` skipped)."""
-    return {p for p in (pos(v) for v in points) if p is not None}
+    return {Pos(int(p[0]), int(p[1])) for p in points if p is not None}

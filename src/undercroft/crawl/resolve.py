@@ -14,13 +14,16 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import DoorState, Pos, Terrain
 from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import Action, ChooseOption, MentalSpend, TakeItem
+from undercroft.crawl.damage import hurt_hero, hurt_monster
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.reveal import place_monsters, spawn, start_encounter
 from undercroft.crawl.ruleset import Encounter, Trait
 from undercroft.crawl.state import Door, Hero, State
+from undercroft.crawl.traps import detect_within
 
 # C-MENT-01: each side rolls a d6; higher wins; the effect says what a tie does.
 MAX_MENTAL_MAGIC = 3
@@ -36,10 +39,12 @@ def parse(data: dict[str, Any]) -> fx.Effect:
     return effect
 
 
-def effects_task(effects: tuple[fx.Effect, ...] | list[fx.Effect], /, **context: Any) -> Task:
-    """A task applying ``effects`` with ``context`` (context keys of other tasks dropped)."""
+def effects_task(todo: tuple[fx.Effect, ...] | list[fx.Effect], /, **context: Any) -> Task:
+    """A task applying the effects ``todo`` with ``context`` (the effects of the task the
+    context came from dropped). (The list is not named ``effects``, which the context
+    may hold: compiled code cannot take a keyword named like a positional parameter.)"""
     kept = {k: v for k, v in context.items() if k not in ("effects", "effect")}
-    return Task("effects", {**kept, "effects": [e.model_dump() for e in effects]})
+    return Task("effects", {**kept, "effects": [e.model_dump() for e in todo]})
 
 
 def affected_heroes(state: State, who: str, args: dict[str, Any]) -> list[Hero]:
@@ -69,8 +74,6 @@ def run_effects(state: State, t: Task) -> None:
 
 
 def apply_effect(state: State, effect: fx.Effect, args: dict[str, Any]) -> None:
-    from undercroft.crawl.combat import hurt_hero, hurt_monster
-
     rules = list(args.get("rules", []))
     if isinstance(effect, fx.Damage):
         target_id = str(args.get("target"))
@@ -127,8 +130,6 @@ def apply_effect(state: State, effect: fx.Effect, args: dict[str, Any]) -> None:
         state.exits.update(squares)
         state.emit("exit.opened", ["C-END-01"], at=[[p.x, p.y] for p in squares])
     elif isinstance(effect, fx.DetectTraps):
-        from undercroft.crawl.traps import detect_within
-
         for hero in affected_heroes(state, "self", args):
             found = detect_within(state, hero, effect.radius)
             state.emit(
@@ -227,8 +228,6 @@ def on_choice(state: State, pending: Pending, action: Action) -> None:
 
 def spawn_ambushers(state: State, effect: fx.Spawn) -> None:
     """C-MON-04: monsters placed by text or events arrive as Ambushers (C-SURP-04)."""
-    from undercroft.crawl.reveal import spawn, start_encounter
-
     placed = []
     for kind, (x, y) in zip(effect.monsters, effect.at, strict=False):
         at = Pos(x, y)
@@ -245,8 +244,6 @@ def spawn_ambushers(state: State, effect: fx.Spawn) -> None:
 def reveal_secret(state: State, effect: fx.RevealSecret) -> None:
     """C-EXPL-01: a text shows a secret area and its doors (once: a second hero who finds
     it too finds nothing new)."""
-    from undercroft.crawl.reveal import place_monsters, start_encounter
-
     if effect.area in state.revealed:
         return
     for x, y in effect.doors:
@@ -301,8 +298,7 @@ def trait_test_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]
     modifiers = state.trait_bonus(hero, Trait(effect.trait))
     total = natural[0] + sum(modifiers.values())
     passed = total >= effect.target
-    state.emit_event(
-        roll_event(
+    state.emit_roll(
             TRAIT_TEST_RULES,
             hero.id,
             natural,
@@ -311,7 +307,6 @@ def trait_test_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]
             target=effect.target,
             trait=effect.trait,
         )
-    )
     rest = {k: v for k, v in context.items() if k != "effect"}
     state.push(effects_task(effect.on_pass if passed else effect.on_fail, **rest))
 
@@ -334,7 +329,7 @@ def text_detect_roll(state: State, args: dict[str, Any], natural: tuple[int, ...
     hero = state.heroes[context["hero"]]
     modifiers = state.perception_modifiers(hero)
     outcome = DETECT_BY_TEXT.outcome(natural[0] + sum(modifiers.values()))
-    state.emit_event(roll_event(["C-TRAP-02"], hero.id, natural, outcome, modifiers=modifiers))
+    state.emit_roll(["C-TRAP-02"], hero.id, natural, outcome, modifiers=modifiers)
     rest = {k: v for k, v in context.items() if k != "effect"}
     branch = effect.on_success if outcome == "success" else effect.on_fail
     state.push(effects_task(branch, **rest))
@@ -437,11 +432,8 @@ def mental_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) ->
     opponent = str(
         context.get("target") if context.get("source") == hero.id else context.get("source")
     )
-    state.emit_event(
-        roll_event(rules, hero.id, natural[:1], outcome, modifiers=hero_mods, opponent=opponent)
-    )
-    state.emit_event(
-        roll_event(
+    state.emit_roll(rules, hero.id, natural[:1], outcome, modifiers=hero_mods, opponent=opponent)
+    state.emit_roll(
             rules,
             opponent,
             natural[1:],
@@ -449,7 +441,6 @@ def mental_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) ->
             modifiers=other_mods,
             opponent=hero.id,
         )
-    )
     branch = {"win": effect.on_win, "lose": effect.on_lose, "tie": effect.on_tie}[outcome]
     rest = {
         k: v for k, v in context.items() if k not in ("effect", "side", "spent_hero", "spent_other")

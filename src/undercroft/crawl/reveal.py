@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
 from undercroft.crawl.engine import Task, roll, task
 from undercroft.crawl.ruleset import Encounter
@@ -23,25 +23,31 @@ AMBUSH = D6Table("C-SURP-04", (Band(1, 5, "surprised"), Band(6, 6, "ready")))
 
 
 def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = False) -> None:
-    """Reveal areas the heroes now see, place their monsters, wake guards."""
+    """Reveal areas the heroes now see, place their monsters, wake guards.
+
+    Areas and placed monsters stay revealed and placed, so only a hero whose view changed
+    since the last look (it moved, or the board changed) can show anything new: the
+    others are skipped (``State.views``).
+    """
     heroes = [h for h in state.active_heroes() if h.pos is not None]
     if not heroes:
         return
-    seen = np.zeros(state.grid.terrain.shape, np.bool_)
+    version = state.grid.version
+    fovs = []
     for hero in heroes:
         assert hero.pos is not None
-        seen |= state.sight.fov(hero.pos)
-    secret = state.ruleset.adventure.secret_areas
-    new_areas = []
-    present = np.bincount(state.grid.area[seen] + 1, minlength=len(state.grid.areas) + 1)
-    for index in np.flatnonzero(present[1:]).tolist():
-        name = state.grid.areas[index].name
-        if name not in state.revealed and name not in secret:
-            state.revealed.add(name)
-            new_areas.append(name)
-    for name in new_areas:
-        state.emit("area.revealed", ["C-TURN-04"], area=name, kind=state.area_kind(name))
-    placed = place_monsters(state, seen)
+        key = (version, hero.pos)
+        if state.views.get(hero.id) != key:
+            state.views[hero.id] = key
+            fovs.append(hero.pos)
+    placed: list[str] = []
+    news = news_squares(state) if fovs else None
+    if news is not None:
+        views = [state.sight.fov(p) for p in fovs]
+        seen = views[0] if len(views) == 1 else np.logical_or.reduce(views)
+        if np.logical_and(seen, news).any():
+            reveal_seen(state, seen)
+            placed = place_monsters(state, seen)
     wake_guards(state)
     if placed:
         start_encounter(
@@ -51,6 +57,51 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
             unsurprisable=unsurprisable,
             encounter=encounter,
         )
+
+
+def news_squares(state: State) -> np.ndarray | None:
+    """The squares whose sight would show something new: those of areas still to be
+    revealed (not secret ones) and of monsters still to be placed; ``None`` once there
+    are none. Cached until an area is revealed or a monster placed."""
+    key = (len(state.revealed), len(state.placed))
+    cached = state.derived.get("news")
+    if cached is not None and cached[0] == key:
+        found: np.ndarray | None = cached[1]
+        return found
+    grid = state.grid
+    secret = state.ruleset.adventure.secret_areas
+    hidden = np.zeros(len(grid.areas) + 1, np.bool_)  # by area index + 1 (0: no area)
+    for i, info in enumerate(grid.areas):
+        hidden[i + 1] = info.name not in state.revealed and info.name not in secret
+    news = hidden[grid.area + 1]
+    for index, placement in enumerate(state.ruleset.adventure.placements):
+        if index not in state.placed:
+            news[placement.at.y, placement.at.x] = True
+    found = news if news.any() else None
+    state.derived["news"] = (key, found)
+    return found
+
+
+def reveal_seen(state: State, seen: np.ndarray) -> None:
+    """C-TURN-04: every area with a square in ``seen`` is revealed (secret ones only by
+    an effect), in board order of the areas."""
+    secret = state.ruleset.adventure.secret_areas
+    present = np.bincount(state.grid.area[seen] + 1, minlength=len(state.grid.areas) + 1)
+    new_areas = []
+    for index in np.flatnonzero(present[1:]).tolist():
+        name = state.grid.areas[index].name
+        if name not in state.revealed and name not in secret:
+            state.revealed.add(name)
+            new_areas.append(name)
+    for name in new_areas:
+        state.emit("area.revealed", ["C-TURN-04"], area=name, kind=state.area_kind(name))
+
+
+@task("first_look")
+def first_look(state: State, _: Task) -> None:
+    """The adventure begins: the heroes see what they see from the start squares
+    (C-TURN-04), with no Surprise rolls for what is there."""
+    update_view(state, encounter=False)
 
 
 def is_ambusher(state: State, monster_id: str) -> bool:
@@ -188,7 +239,7 @@ def surprise_roll(state: State, args: dict[str, object], natural: tuple[int, ...
         outcome = AMBUSH.outcome(total)
     else:
         outcome = SURPRISE.outcome(natural[0] + sum(modifiers.values()))
-    state.emit_event(roll_event(rules, hero.id, natural, outcome, modifiers=modifiers))
+    state.emit_roll(rules, hero.id, natural, outcome, modifiers=modifiers)
     # A new encounter: whatever surprise an earlier, finished one left is replaced.
     hero.surprised = outcome == "surprised"
     if hero.surprised:

@@ -10,9 +10,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
+import numpy as np
+
 from undercroft.core.grid import Grid, Pos
+from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.crawl.effects import Effect
 
 
@@ -225,6 +229,23 @@ class Adventure:
     final: bool = False
     light: int | None = None
     """Turns of Light this adventure starts with, if not the usual (C-LIGHT-01)."""
+
+    @cached_property
+    def rooms_in_play(self) -> frozenset[str]:
+        """The non-secret rooms reachable from the start squares through any door: the
+        rooms of its dungeon (ruling R-C-PATROL-03; patrols stop once all are revealed,
+        C-MON-03). Worked out once per adventure."""
+        reach = np.zeros(self.board.terrain.shape, np.bool_)
+        finder = Pathfinder(self.board, DoorPassage.ALL)
+        for start in self.starts:
+            reach |= finder.distances_from(start) >= 0
+        return frozenset(
+            info.name
+            for index, info in enumerate(self.board.areas)
+            if info.kind == "room"
+            and info.name not in self.secret_areas
+            and bool((reach & (self.board.area == index)).any())
+        )
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from undercroft.core.dice import DiceSampler, derive_seed
-from undercroft.core.events import EventLog
+from undercroft.core.events import EventLog, EventSink
 from undercroft.crawl.actions import Roll
-from undercroft.crawl.ai import make_policy
+from undercroft.crawl.ai import Policy, make_policy
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.observe import observe
+from undercroft.crawl.observe import View, observe
 from undercroft.crawl.ruleset import Ruleset
 from undercroft.crawl.state import State
 
@@ -40,22 +40,56 @@ def play(
     scenario: str | None = None,
     max_decisions: int = 100_000,
     gear: Mapping[str, Sequence[str]] | None = None,
+    sink: EventSink | None = None,
 ) -> RunResult:
     """Play one adventure to its end and return the final state (and log).
 
-    ``gear`` gives heroes the items they carry in from a campaign (C-SETUP-04).
+    ``gear`` gives heroes the items they carry in from a campaign (C-SETUP-04). ``sink``
+    takes the events instead of an in-memory log (``log`` is then ignored and
+    ``RunResult.log`` is ``None``): a metrics collector that looks at each event as it
+    comes and keeps what it counts, or a :class:`~undercroft.core.events.StreamingLog`.
+    The fastest games are ``log=False``: no event is built at all.
     """
     state = State(ruleset, party, gear=gear)
     events: EventLog | None = None
-    if log:
+    if sink is not None:
+        state.sink = sink
+    elif log:
         events = EventLog(state.header(seed, scenario))
         state.sink = events
     state.start()
     dice = DiceSampler(seed)
-    policies = {
-        Seat.HEROES: make_policy(heroes, Seat.HEROES, DiceSampler(derive_seed(seed, 1))),
-        Seat.DM: make_policy(dm, Seat.DM, DiceSampler(derive_seed(seed, 2))),
-    }
+    policies = seat_policies(seed, heroes=heroes, dm=dm)
+    decisions = play_until(state, dice, policies, max_decisions=max_decisions)
+    if events is not None:
+        events.close(state.summary())
+    return RunResult(state, events, decisions)
+
+
+def seat_policies(seed: int, *, heroes: str | None, dm: str | None) -> dict[Seat, Policy]:
+    """The policies of the seats a policy plays (``None``: a person plays it), seeded as
+    the module docstring says."""
+    policies = {}
+    if heroes is not None:
+        policies[Seat.HEROES] = make_policy(heroes, Seat.HEROES, DiceSampler(derive_seed(seed, 1)))
+    if dm is not None:
+        policies[Seat.DM] = make_policy(dm, Seat.DM, DiceSampler(derive_seed(seed, 2)))
+    return policies
+
+
+def play_until(
+    state: State,
+    dice: DiceSampler,
+    policies: Mapping[Seat, Policy],
+    *,
+    max_decisions: int = 100_000,
+) -> int:
+    """Roll the dice and let the ``policies`` decide until the game ends or a seat with no
+    policy (a person) must act; returns the number of decisions the policies made.
+
+    The dice and the policies' own samplers are the ones :func:`play` seeds, so a game
+    whose seats are played here and by people in turn stays reproducible from its seed.
+    """
     decisions = 0
     while not state.is_terminal():
         seat = state.current_player()
@@ -65,10 +99,14 @@ def play(
             state.apply(Roll(dice.roll(state.pending.args["dice"])))
             continue
         assert seat is not None
-        state.apply(policies[seat].act(observe(state, seat)))
+        policy = policies.get(seat)
+        if policy is None:
+            break
+        # Built-in policies read a lazy view (the fields they ask for); any other policy
+        # gets the full observation, which it may keep.
+        seen = View(state, seat) if getattr(policy, "reads_views", False) else observe(state, seat)
+        state.apply(policy.act(seen))  # type: ignore[arg-type]
         decisions += 1
         if decisions >= max_decisions:
             raise RuntimeError(f"no end after {max_decisions} decisions (turn {state.turn})")
-    if events is not None:
-        events.close(state.summary())
-    return RunResult(state, events, decisions)
+    return decisions

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, BeginCasting, Cast, ChooseTarget, Done, UseItem
+from undercroft.crawl.damage import hurt_hero
+from undercroft.crawl.distance import in_range
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
-from undercroft.crawl.movement import EXTRA_ACTIONS, EXTRA_HANDLERS, distances_from
+from undercroft.crawl.movement import EXTRA_HANDLERS, EXTRA_OPTIONS
 from undercroft.crawl.resolve import effects_task
 from undercroft.crawl.ruleset import CastingTime, ItemKind, SpellCard, Targeting
 from undercroft.crawl.state import Hero, State
@@ -163,20 +165,16 @@ def in_reach(state: State, hero: Hero, spell: SpellCard) -> list[str]:
     The range is counted square by square as for movement (C-DIST-01): a walking
     distance through squares a figure could walk, figures ignored (R-CORE-DIST-01).
     """
-    assert hero.pos is not None
+    here = hero.pos
+    assert here is not None
     pool: list[tuple[str, Pos | None]] = []
     if spell.target is Targeting.HERO:
         pool = [(h.id, h.pos) for h in state.active_heroes()]
     else:
         pool = [(m.id, m.pos) for m in state.monsters.values()]
-    distances = distances_from(state, hero.pos)
-    return [
-        fid
-        for fid, pos in pool
-        if pos is not None
-        and 0 <= int(distances[pos.y, pos.x]) <= spell.range
-        and state.sight.can_see(hero.pos, pos)
-    ]
+    seen = [(fid, pos) for fid, pos in pool if pos is not None and state.sight.can_see(here, pos)]
+    near = set(in_range(state, here, [pos for _, pos in seen], spell.range))
+    return [fid for fid, pos in seen if pos in near]
 
 
 def targets(state: State, hero: Hero, spell: SpellCard) -> list[str | None]:
@@ -312,12 +310,10 @@ def overcast_task(state: State, t: Task) -> None:
 
 @roll("overcast")
 def overcast_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) -> None:
-    from undercroft.crawl.combat import hurt_hero
-
     hero = state.heroes[str(args["hero"])]
     spell = state.ruleset.spells[str(args["spell"])]
     outcome = OVERCAST.outcome(natural[0])
-    state.emit_event(roll_event(["C-SPELL-04"], hero.id, natural, outcome, spell=spell.id))
+    state.emit_roll(["C-SPELL-04"], hero.id, natural, outcome, spell=spell.id)
     if outcome == "forget":
         if spell.id in hero.spells and args.get("memorized"):
             hero.spells.remove(spell.id)
@@ -363,8 +359,8 @@ def cast_actions(state: State, hero: Hero, time: CastingTime) -> list[Action]:
     return actions
 
 
-def movement_extras(state: State, hero: Hero) -> list[Action]:
-    return usable_items(state, hero) + cast_actions(state, hero, CastingTime.MOVEMENT)
+def movement_casts(state: State, hero: Hero) -> list[Action]:
+    return cast_actions(state, hero, CastingTime.MOVEMENT)
 
 
 def use_item(state: State, action: Action) -> None:
@@ -402,6 +398,7 @@ def cast_in_movement(state: State, action: Action) -> None:
     cast_now(state, action, CastingTime.MOVEMENT)
 
 
-EXTRA_ACTIONS.append(movement_extras)
+EXTRA_OPTIONS[UseItem] = usable_items
+EXTRA_OPTIONS[Cast] = movement_casts
 EXTRA_HANDLERS[UseItem] = use_item
 EXTRA_HANDLERS[Cast] = cast_in_movement

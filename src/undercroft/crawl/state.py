@@ -16,10 +16,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from undercroft import __version__
-from undercroft.core.dice import outcomes
+from undercroft.core.dice import outcomes, roll_event
 from undercroft.core.events import (
     Actor,
     CrawlTime,
@@ -30,18 +32,30 @@ from undercroft.core.events import (
     write_text_atomic,
 )
 from undercroft.core.grid import DoorState, Grid, Pos, Terrain
+from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.core.sight import Sight
 from undercroft.crawl import engine
-from undercroft.crawl.actions import Action, Roll
+from undercroft.crawl.actions import Action, Roll, actor_of
 from undercroft.crawl.engine import Pending, Seat, Task
 from undercroft.crawl.ruleset import HeroProfile, Ruleset, Trait
 
+A = TypeVar("A", bound=Action)
 SAVE_FORMAT = 1
 REASONS = {
     "escaped": "every surviving hero left the dungeon (C-END-01)",
     "perished": "no hero is left alive in the dungeon",
     "turn_cap": "the safety cap of {cap} turns was reached (Options.max_turns)",
 }
+
+
+def plain(value: Any) -> Any:
+    """``value`` as JSON gives it back: tuples as lists (effects and their squares are
+    stored as tuples until a save is loaded), dicts and lists copied, the rest as is."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
 
 
 class IllegalActionError(ValueError):
@@ -162,6 +176,7 @@ class Corpse:
     items: list[str] = field(default_factory=list)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State:
     """A crawl game in progress."""
 
@@ -179,6 +194,8 @@ class State:
         self.sink: EventSink = sink or NullLog()
         self.grid: Grid = adventure.board.copy()
         self.sight = Sight(self.grid)
+        # C-DIST-01: walking distances go through opened doors only (R-CORE-DIST-01).
+        self.paths = Pathfinder(self.grid, DoorPassage.OPEN_ONLY)
         self.turn = 1
         self.step = "turn_start"
         # C-LIGHT-01: 20 turns of Light unless the options or the adventure say otherwise.
@@ -205,7 +222,13 @@ class State:
         self.history: list[Action] = []
         self._legal: list[Action] | None = None
         self._walk_version = -1
-        self._walk: frozenset[Pos] = frozenset()
+        self._walk: list[list[bool]] = []
+        self.derived: dict[str, Any] = {}
+        """Caches of things worked out from the state (observers' boards, rooms in play),
+        each stored with the key it is valid for: never saved, never compared."""
+        self.views: dict[str, tuple[int, Pos]] = {}
+        """(board version, square) of each hero's last look (``reveal.update_view``):
+        derived, never saved."""
         # Every door square, row by row (numpy finds them: clones build states often).
         ys, xs = (self.grid.terrain == Terrain.DOOR).nonzero()
         for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
@@ -237,9 +260,8 @@ class State:
     # -- the game interface ------------------------------------------------------------
 
     def start(self) -> None:
-        """Begin the adventure: reveal what the heroes see and start turn 1."""
-        from undercroft.crawl import reveal
-
+        """Begin the adventure: the heroes' first look, then turn 1 (the rule modules
+        handle both tasks)."""
         self.emit(
             "adventure.started",
             ["C-SETUP-03"],
@@ -247,8 +269,7 @@ class State:
             light=self.light,
             heroes=[h.id for h in self.heroes.values()],
         )
-        reveal.update_view(self, encounter=False)
-        self.stack.append(Task("turn_start"))
+        self.push(Task("first_look"), Task("turn_start"))
         self.run()
 
     def current_player(self) -> Seat | None:
@@ -268,6 +289,33 @@ class State:
             else:
                 self._legal = engine.LEGAL[self.pending.kind](self, self.pending)
         return list(self._legal)
+
+    def legal_actions_of(self, kind: type[A], actor: str | None = None) -> list[A]:
+        """The legal actions of type ``kind`` (those of ``actor``, a hero or monster id,
+        if given), in the order :meth:`legal_actions` lists them. Decisions that can
+        answer for one kind and actor do so without listing every legal action (the
+        Movement steps: a policy asks what one hero can do)."""
+        pending = self.pending
+        if actor is not None and pending is not None:
+            lister = engine.OPTIONS.get(pending.kind)
+            found = None if lister is None else lister(self, kind, actor)
+            if found is not None:
+                return found  # type: ignore[return-value]
+        return [
+            a
+            for a in self.legal_actions()
+            if type(a) is kind and (actor is None or actor_of(a) == actor)
+        ]
+
+    def legal_actors(self) -> list[str]:
+        """The heroes or monsters with a legal action now, in the order
+        :meth:`legal_actions` first lists an action of each."""
+        pending = self.pending
+        lister = None if pending is None else engine.ACTORS.get(pending.kind)
+        if lister is not None:
+            return lister(self)
+        found = (actor_of(a) for a in self.legal_actions())
+        return list(dict.fromkeys(a for a in found if a is not None))
 
     def chance_outcomes(self) -> list[tuple[Roll, Fraction]]:
         """Every result of the pending roll with its exact probability."""
@@ -303,16 +351,9 @@ class State:
                 and len(action.natural) == dice
                 and all(1 <= n <= 6 for n in action.natural)
             )
-        from undercroft.crawl.actions import MonsterMove, Move
-
-        if isinstance(action, Move):
-            from undercroft.crawl.movement import move_is_legal
-
-            return pending.kind == "movement" and move_is_legal(self, action)
-        if isinstance(action, MonsterMove):
-            from undercroft.crawl.monsters import monster_move_is_legal
-
-            return pending.kind == "monster_movement" and monster_move_is_legal(self, action)
+        check = engine.CHECKS.get(pending.kind)
+        if check is not None:
+            return check(self, pending, action)
         return action in self.legal_actions()
 
     def run(self) -> None:
@@ -340,12 +381,9 @@ class State:
     def finish(self, outcome: str) -> None:
         """End the adventure."""
         if self.outcome is None:
-            from undercroft.crawl.explore import identify_at_end
-            from undercroft.crawl.goals import judge_goals
-
             self.outcome = outcome
-            identify_at_end(self)  # C-IDENT-02
-            judge_goals(self)  # C-END-01: slay and carry goals
+            for closing in engine.CLOSING:  # C-IDENT-02, then the goals (C-END-01)
+                closing(self)
             self.emit("adventure.ended", ["C-END-01"], **self.summary())
 
     # -- events -------------------------------------------------------------------------
@@ -354,6 +392,22 @@ class State:
         """Log an event of ``event_type`` decided by ``rules`` (skipped with the log off)."""
         if self.sink.enabled:
             self.sink.emit(CrawlTime(self.turn, self.step), Event(event_type, tuple(rules), fields))
+
+    def emit_roll(
+        self,
+        rules: Sequence[str],
+        actor: str,
+        natural: Sequence[int],
+        outcome: str | int,
+        *,
+        modifiers: Mapping[str, int] | None = None,
+        **inputs: Any,
+    ) -> None:
+        """Log a ``roll`` event (:func:`~undercroft.core.dice.roll_event`), built only
+        when the log is on."""
+        if self.sink.enabled:
+            event = roll_event(rules, actor, natural, outcome, modifiers=modifiers, **inputs)
+            self.sink.emit(CrawlTime(self.turn, self.step), event)
 
     def emit_event(self, event: Event) -> None:
         if self.sink.enabled:
@@ -417,14 +471,21 @@ class State:
     def walkable(self, pos: Pos) -> bool:
         """A square a figure may stand on, ignoring figures: floor without furniture, or an
         opened door (C-DOOR-01: an unopened door must be forced first)."""
+        rows = self.walk_rows()
+        x, y = pos
+        return 0 <= y < len(rows) and 0 <= x < len(rows[y]) and rows[y][x]
+
+    def walk_rows(self) -> list[list[bool]]:
+        """:meth:`walkable` for every square, row by row (``rows[y][x]``), as plain lists:
+        asked square by square thousands of times a game, rebuilt only when the board
+        changes (a door opens). Read-only."""
         if self._walk_version != self.grid.version:
             g = self.grid
             floor = (g.terrain == Terrain.FLOOR) & ~g.furniture
             opened = (g.terrain == Terrain.DOOR) & (g.door == DoorState.OPEN)
-            ys, xs = (floor | opened).nonzero()
-            self._walk = frozenset(Pos(int(x), int(y)) for y, x in zip(ys, xs, strict=True))
+            self._walk = (floor | opened).tolist()
             self._walk_version = g.version
-        return pos in self._walk
+        return self._walk
 
     def free(self, pos: Pos) -> bool:
         return self.walkable(pos) and pos not in self.occupied()
@@ -549,9 +610,9 @@ class State:
             "opened_squares": [[p.x, p.y] for p in self.opened_squares],
             "patrol_corridors": list(self.patrol_corridors),
             "goals_met": sorted(self.goals_met),
-            "fights": self.fights,
-            "stack": [t.to_json() for t in self.stack],
-            "pending": None if self.pending is None else self.pending.to_json(),
+            "fights": plain(self.fights),
+            "stack": [plain(t.to_json()) for t in self.stack],
+            "pending": None if self.pending is None else plain(self.pending.to_json()),
             "outcome": self.outcome,
         }
 
@@ -627,6 +688,8 @@ class State:
         return copy
 
     def __eq__(self, other: object) -> bool:
+        """The same game: everything :meth:`to_json` saves is equal (so a clone, or a
+        save loaded back, equals its original)."""
         return isinstance(other, State) and self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]

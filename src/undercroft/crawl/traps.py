@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from undercroft.core.dice import Band, D6Table, roll_event
+from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, Disarm
+from undercroft.crawl.distance import in_range
 from undercroft.crawl.engine import Task, roll, task
 from undercroft.crawl.state import Hero, State
 
@@ -61,7 +62,7 @@ def disarm_actions(state: State, hero: Hero) -> list[Action]:
     assert hero.pos is not None
     return [
         Disarm(hero.id, p)
-        for p in hero.pos.orthogonal()
+        for p in state.grid.neighbours(hero.pos)
         if p in state.traps
         and state.traps[p].detected
         and state.traps[p].armed
@@ -79,7 +80,7 @@ def disarm_roll(state: State, args: dict[str, object], natural: tuple[int, ...])
     hero = state.heroes[str(args["hero"])]
     at = Pos(*args["trap"])  # type: ignore[misc]
     outcome = DISARM.outcome(natural[0])
-    state.emit_event(roll_event(["C-TRAP-03"], hero.id, natural, outcome, trap=[at.x, at.y]))
+    state.emit_roll(["C-TRAP-03"], hero.id, natural, outcome, trap=[at.x, at.y])
     if outcome == "disarmed":
         state.traps[at].disarmed = True
     elif outcome == "failed":
@@ -108,7 +109,7 @@ def detect_traps_roll(state: State, args: dict[str, object], natural: tuple[int,
     )
     if "light" in modifiers:
         rules.append("C-LIGHT-02")
-    state.emit_event(roll_event(rules, hero.id, natural, radius, modifiers=modifiers, hidden=True))
+    state.emit_roll(rules, hero.id, natural, radius, modifiers=modifiers, hidden=True)
     found = detect_within(state, hero, radius)
     state.emit(
         "traps.detected",
@@ -122,19 +123,12 @@ def detect_traps_roll(state: State, args: dict[str, object], natural: tuple[int,
 def detect_within(state: State, hero: Hero, radius: int) -> list[Pos]:
     """Detect every armed, undetected trap within ``radius`` squares (C-DIST-01,
     R-CORE-DIST-01) that the hero can see (C-LOS-01): both must hold."""
-    from undercroft.crawl.movement import distances_from
-
     assert hero.pos is not None
-    if not any(t.armed and not t.detected for t in state.traps.values()):
+    hidden = [at for at, t in sorted(state.traps.items()) if t.armed and not t.detected]
+    if not hidden:
         return []
-    distances = distances_from(state, hero.pos)
     fov = state.sight.fov(hero.pos)
-    found = []
-    for at, trap in sorted(state.traps.items()):
-        if trap.detected or not trap.armed:
-            continue
-        d = int(distances[at.y, at.x])
-        if 0 <= d <= radius and fov[at.y, at.x]:
-            trap.detected = True
-            found.append(at)
+    found = in_range(state, hero.pos, [at for at in hidden if fov[at.y, at.x]], radius)
+    for at in found:
+        state.traps[at].detected = True
     return found

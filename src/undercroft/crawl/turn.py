@@ -8,7 +8,9 @@ board.
 from __future__ import annotations
 
 from undercroft.core.dice import Band, D6Table
+from undercroft.crawl.death import kill_hero
 from undercroft.crawl.engine import Task, roll, task
+from undercroft.crawl.monsters import note_patrol_corridors
 from undercroft.crawl.ruleset import Trait
 from undercroft.crawl.state import Hero, State
 
@@ -96,42 +98,20 @@ def deaths_door(state: State, t: Task) -> None:
 @roll("deaths_door")
 def deaths_door_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -> None:
     """C-DD-01 (C-DD-03 for the extra roll on damage), Iron-Willed +1 (C-DD-04)."""
-    from undercroft.core.dice import roll_event
-
     hero = state.heroes[str(args["hero"])]
     modifiers = state.trait_bonus(hero, Trait.IRON_WILLED)
     rules = ["C-DD-01"] + (["C-DD-04"] if modifiers else [])
     if args["reason"] == "damage":
         rules.append("C-DD-03")
     outcome = DEATHS_DOOR.outcome(natural[0] + sum(modifiers.values()))
-    state.emit_event(
-        roll_event(rules, hero.id, natural, outcome, modifiers=modifiers, reason=args["reason"])
-    )
+    state.emit_roll(rules, hero.id, natural, outcome, modifiers=modifiers, reason=args["reason"])
     if outcome == "dies":
         kill_hero(state, hero)
-
-
-def kill_hero(state: State, hero: Hero) -> None:
-    """The hero dies and leaves a corpse holding its items (C-DEATH-01)."""
-    from undercroft.crawl.state import Corpse
-
-    assert hero.pos is not None
-    hero.dead = True
-    state.corpses[hero.pos] = Corpse(hero.id, list(hero.items))
-    hero.items.clear()
-    hero.casting = None
-    state.emit("hero.died", ["C-DD-01", "C-DEATH-01"], hero=hero.id, at=[hero.pos.x, hero.pos.y])
-    from undercroft.crawl.movement import check_corpses, check_end
-
-    check_corpses(state)
-    check_end(state)
 
 
 @task("light")
 def light(state: State, _: Task) -> None:
     """C-LIGHT-01: the Light drops by 1; then the next turn (or the turn cap)."""
-    from undercroft.crawl.monsters import note_patrol_corridors
-
     state.light = max(0, state.light - 1)
     state.emit("light.dropped", ["C-LIGHT-01", "C-TURN-07"], light=state.light)
     note_patrol_corridors(state)

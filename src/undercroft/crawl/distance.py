@@ -1,0 +1,88 @@
+"""Counting squares (C-DIST-01): "within N squares" for ranges, detection and patrols.
+
+"Within N squares" is a walking distance through squares a figure could walk, figures
+and corpses ignored, unopened doors and furniture not passable; or, with
+``distance_metric`` "manhattan", the orthogonal count ignoring everything (ruling
+R-CORE-DIST-01).
+
+The rules ask for the distance to a few squares (the traps a hero might detect, the
+figures a spell or an ability might reach, a corridor's squares), so the walk is
+counted outwards from the origin only as far as those squares: a breadth-first count
+over the state's walkable squares that stops at the range, or once every square asked
+about is counted. A walk is never shorter than the Manhattan count, so a square further
+than the range by that count needs no walk at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from undercroft.core.grid import Pos, neighbour_table
+from undercroft.crawl.state import State
+
+
+def distances_from(state: State, origin: Pos) -> NDArray[np.int32]:
+    """Squares from ``origin`` to every square, ``-1`` where unreachable (C-DIST-01,
+    R-CORE-DIST-01): a whole map, for callers that want one."""
+    if state.options.distance_metric == "manhattan":
+        ys, xs = np.indices(state.grid.terrain.shape, dtype=np.int32)
+        result: NDArray[np.int32] = np.abs(xs - origin.x) + np.abs(ys - origin.y)
+        return result
+    return state.paths.distances_from(origin)
+
+
+def rings(state: State, origins: Iterable[Pos]) -> Iterator[tuple[int, list[Pos]]]:
+    """The squares at each walking distance from the nearest of ``origins`` (C-DIST-01),
+    ring by ring outwards (distance 0: the origins), for as long as the caller asks."""
+    rows = state.walk_rows()
+    table = neighbour_table(state.grid.width, state.grid.height)
+    seen = set(origins)
+    ring = list(seen)
+    steps = 0
+    while ring:
+        yield steps, ring
+        steps += 1
+        out = []
+        for p in ring:
+            for q in table[p]:
+                if q not in seen and rows[q.y][q.x]:
+                    seen.add(q)
+                    out.append(q)
+        ring = out
+
+
+def in_range(state: State, origin: Pos, targets: Sequence[Pos], squares: int) -> list[Pos]:
+    """The ``targets`` no more than ``squares`` squares from ``origin`` (C-DIST-01,
+    R-CORE-DIST-01), in their order."""
+    near = [t for t in targets if abs(t.x - origin.x) + abs(t.y - origin.y) <= squares]
+    if not near or state.options.distance_metric == "manhattan":
+        return near
+    reached: set[Pos] = set()
+    for steps, ring in rings(state, (origin,)):
+        if steps > squares:
+            break
+        reached.update(ring)
+    return [t for t in near if t in reached]
+
+
+def nearest_distances(
+    state: State, origins: Sequence[Pos], targets: Sequence[Pos]
+) -> dict[Pos, int]:
+    """For each of ``targets`` that an origin can reach, the distance from the nearest
+    origin (C-DIST-01, R-CORE-DIST-01); the walk stops once every target is counted."""
+    if state.options.distance_metric == "manhattan":
+        if not origins:
+            return {}
+        return {t: min(abs(t.x - o.x) + abs(t.y - o.y) for o in origins) for t in targets}
+    wanted = set(targets)
+    found: dict[Pos, int] = {}
+    for steps, ring in rings(state, origins):
+        for p in ring:
+            if p in wanted:
+                found[p] = steps
+        if len(found) == len(wanted):
+            break
+    return found

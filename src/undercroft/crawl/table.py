@@ -1,0 +1,143 @@
+"""A crawl game at a table: people at some seats, policies at the others, the dice rolled.
+
+Used by the terminal (``undercroft play crawl``) and the web server. The dice and the
+policies are seeded from the game's seed exactly as :func:`undercroft.crawl.runner.play`
+seeds them, so a game is reproduced by its seed and the actions the people chose; that is
+all a save holds (with the state, to check that it replays to the same game).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from undercroft import __version__
+from undercroft.core.dice import DiceSampler
+from undercroft.core.events import EventLog, write_text_atomic
+from undercroft.crawl.actions import Action, from_json, to_json
+from undercroft.crawl.ai import Policy
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.ruleset import Ruleset
+from undercroft.crawl.runner import play_until, seat_policies
+from undercroft.crawl.state import IllegalActionError, SaveError, State
+
+HUMAN = "human"
+PLAYED_SEATS = (Seat.HEROES, Seat.DM)
+SAVE_KIND = "undercroft-crawl-table"
+
+
+class Table:
+    """One game: ``players`` maps each seat to ``human`` or the policy that plays it."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        party: Sequence[str],
+        *,
+        seed: int,
+        players: Mapping[Seat, str],
+        scenario: str | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.party = list(party)
+        self.seed = seed
+        self.players = {seat: players.get(seat, HUMAN) for seat in PLAYED_SEATS}
+        self.scenario = scenario or ruleset.adventure.id
+        self.state = State(ruleset, self.party)
+        self.log = EventLog(self.state.header(seed, self.scenario))
+        self.state.sink = self.log
+        self.state.start()
+        self.dice = DiceSampler(seed)
+        policy = {s: None if p == HUMAN else p for s, p in self.players.items()}
+        self.policies: dict[Seat, Policy] = seat_policies(
+            seed, heroes=policy[Seat.HEROES], dm=policy[Seat.DM]
+        )
+        self.chosen: list[Action] = []
+        """The actions people chose, in order: with the seed, the whole game."""
+        self.advance()
+
+    def human(self, seat: Seat) -> bool:
+        return self.players[seat] == HUMAN
+
+    def to_act(self) -> Seat | None:
+        """The seat a person must act for now (``None``: the game is over)."""
+        return self.state.current_player()
+
+    def apply(self, action: Action) -> None:
+        """A person's action (:class:`IllegalActionError` if not legal; nothing changes)."""
+        seat = self.state.current_player()
+        if seat is None or not self.human(seat):
+            raise IllegalActionError("no person is to act now")
+        self.state.apply(action)
+        self.chosen.append(action)
+        self.advance()
+
+    def advance(self) -> None:
+        """Roll the dice and let the policies play until a person must act or it ends."""
+        play_until(self.state, self.dice, self.policies)
+        if self.state.is_terminal() and self.log.summary is None:
+            self.log.close(self.state.summary())
+
+    # -- saving --------------------------------------------------------------------------
+
+    def to_json(self, pack: str | None = None) -> dict[str, Any]:
+        return {
+            "kind": SAVE_KIND,
+            "version": __version__,
+            "pack": pack,
+            "adventure": self.ruleset.adventure.id,
+            "scenario": self.scenario,
+            "party": self.party,
+            "seed": self.seed,
+            "players": {s.value: p for s, p in self.players.items()},
+            "actions": [to_json(a) for a in self.chosen],
+            "state": self.state.to_json(),
+        }
+
+    def save(self, path: Path, pack: str | None = None) -> None:
+        write_text_atomic(path, json.dumps(self.to_json(pack), indent=1) + "\n")
+
+    @classmethod
+    def replay(cls, ruleset: Ruleset, data: Mapping[str, Any]) -> Table:
+        """The game a save describes, played again from its seed and actions; a
+        :class:`SaveError` names what does not fit."""
+        try:
+            players = {Seat(s): str(p) for s, p in data["players"].items()}
+            table = cls(
+                ruleset,
+                [str(h) for h in data["party"]],
+                seed=int(data["seed"]),
+                players=players,
+                scenario=str(data["scenario"]),
+            )
+            actions = [from_json(a) for a in data["actions"]]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise SaveError(f"the save is damaged: {exc!r}") from None
+        for number, action in enumerate(actions, start=1):
+            try:
+                table.apply(action)
+            except IllegalActionError:
+                raise SaveError(
+                    f"action {number} of the save ({action.describe()}) is not legal when "
+                    "the game is played again: the save was changed, or made by another "
+                    f"version than {__version__}"
+                ) from None
+        if data.get("state") != table.state.to_json():
+            raise SaveError(
+                f"the game played again differs from the saved state: the save was made by "
+                f"undercroft {data.get('version')!r}, this is {__version__}, or it was changed"
+            )
+        return table
+
+
+def read_save(path: Path) -> dict[str, Any]:
+    """A save file's JSON, or :class:`SaveError` naming the file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise SaveError(f"cannot read the saved game: {exc}") from None
+    if not isinstance(data, dict) or data.get("kind") != SAVE_KIND:
+        raise SaveError("not a game saved by `undercroft play crawl` (field 'kind')")
+    return data

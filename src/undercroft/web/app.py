@@ -1,0 +1,352 @@
+"""The web app (FastAPI): the lobby, the pages, the HTTP contract and the socket.
+
+The contract is docs/web.md (and ``/openapi.json``). Every answer to a seat is built from
+that seat's observation and log view (:mod:`undercroft.web.crawl_games`); the pages are
+static files of this package (no CDN) that fetch what they draw with the seat's token,
+so no page is ever rendered with game data in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import anyio
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.websockets import WebSocketDisconnect
+
+from undercroft import __version__
+from undercroft.crawl.content import Pack, default_pack
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.table import HUMAN, Table
+from undercroft.web.crawl_games import CrawlGame, Pass, check_request, policy_names
+from undercroft.web.hub import Hub, RefusalError
+from undercroft.web.keep_view import MAX_ADVANCE, KeepWatch, scenarios
+from undercroft.web.limits import BodyLimit, Limits
+from undercroft.web.replay import ReplayError, crawl_frames, parse_log
+
+STATIC = Path(str(files("undercroft.web") / "static"))
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
+}
+
+
+class NewGame(BaseModel):
+    """The body of ``POST /api/crawl/games`` (every field optional)."""
+
+    adventure: str | None = Field(None, description="an adventure id (GET /api/crawl/options)")
+    party: list[str] | None = Field(None, description="3 to 5 different hero ids (C-SETUP-03)")
+    seed: int | None = Field(None, ge=0, le=2**64 - 1, description="dice and policy seed")
+    heroes: str = Field(HUMAN, description="'human' or a built-in policy")
+    dm: str = Field(HUMAN, description="'human' or a built-in policy")
+
+
+def body_schema(model: type[BaseModel] | dict[str, Any]) -> dict[str, Any]:
+    schema = model if isinstance(model, dict) else model.model_json_schema()
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+ACTION_SCHEMA = {
+    "type": "object",
+    "required": ["action"],
+    "properties": {"action": {"type": "string", "description": "an action as listed in legal"}},
+    "additionalProperties": True,
+}
+
+
+def create_app(
+    *,
+    pack: Pack | None = None,
+    limits: Limits | None = None,
+    allowed_hosts: list[str] | None = None,
+) -> FastAPI:
+    """The app. ``allowed_hosts``: the Host headers it answers (None: any), so a page of
+    another site cannot reach a loopback server through a DNS name it controls."""
+    pack = pack or default_pack()
+    limits = limits or Limits()
+    games: Hub[CrawlGame] = Hub("games", limits.games)
+    app = FastAPI(title="undercroft", version=__version__, docs_url=None, redoc_url=None)
+    app.state.games = games
+    app.add_middleware(BodyLimit, limits=limits)
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+
+    @app.exception_handler(RefusalError)
+    async def refused(_: Request, exc: RefusalError) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        if request.url.path.startswith("/api/"):
+            response.headers["Cache-Control"] = "no-store"
+        return response
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return page("lobby.html")
+
+    @app.get("/play/crawl/{game_id}", include_in_schema=False)
+    async def play_page(game_id: str) -> FileResponse:
+        return page("play.html")
+
+    @app.get("/replay", include_in_schema=False)
+    @app.get("/replay/crawl/{game_id}", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return page("replay.html")
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        """200 while the server answers."""
+        return {"ok": True, "version": __version__}
+
+    # -- crawl ---------------------------------------------------------------------
+
+    adventures = {a: len(pack.adventures[a].starts) for a in pack.campaign_order()}
+
+    @app.get("/api/crawl/options")
+    async def options() -> dict[str, Any]:
+        """What a lobby offers: adventures, heroes, and who may play a seat."""
+        return {
+            "adventures": [
+                {"id": a, "name": pack.adventures[a].name, "starts": n}
+                for a, n in adventures.items()
+            ],
+            "heroes": [
+                {"id": h.id, "name": h.name, "traits": sorted(t.value for t in h.traits)}
+                for h in pack.heroes.values()
+            ],
+            "players": [HUMAN, *policy_names()],
+            "party": {"min": 3, "max": 5},
+        }
+
+    @app.post("/api/crawl/games", status_code=201, openapi_extra=body_schema(NewGame))
+    async def new_game(request: Request) -> JSONResponse:
+        """Start a game; each human seat gets a secret token and a link (201)."""
+        data = await read_json(request)
+        asked = check_request(
+            data, adventures=adventures, order=list(adventures), heroes=list(pack.heroes)
+        )
+
+        def make(game_id: str) -> CrawlGame:
+            ruleset = pack.ruleset(asked.adventure)
+            table = Table(ruleset, asked.party, seed=asked.seed, players=asked.players)
+            return CrawlGame(game_id, table)
+
+        game = await anyio.to_thread.run_sync(games.add, make)
+        base = str(request.base_url).rstrip("/")
+        seats: dict[str, Any] = {}
+        for seat in (Seat.HEROES, Seat.DM):
+            token = game.tokens.get(seat)
+            link = f"{base}/play/crawl/{game.id}#token={token}" if token else None
+            seats[seat.value] = {"token": token, "url": link, "player": game.players[seat]}
+        if game.hero_tokens:
+            seats["heroes"]["players"] = {
+                hero: {
+                    "token": token,
+                    "url": f"{base}/play/crawl/{game.id}?hero={hero}#token={token}",
+                }
+                for hero, token in game.hero_tokens.items()
+            }
+        return JSONResponse(
+            {"id": game.id, "seed": asked.seed, "adventure": asked.adventure, "seats": seats},
+            status_code=201,
+        )
+
+    def seat_of(request: Request, game_id: str) -> tuple[CrawlGame, Pass]:
+        game = games.get(game_id)
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer":
+            raise RefusalError(401, "no valid token for this game (Authorization: Bearer TOKEN)")
+        return game, game.authorize(token.strip())
+
+    @app.get("/api/crawl/games/{game_id}/observation")
+    async def observation(request: Request, game_id: str) -> dict[str, Any]:
+        """The seat's observation (``legal`` filled only when the seat is to act)."""
+        game, who = seat_of(request, game_id)
+        return game.observation(who.seat)
+
+    @app.post("/api/crawl/games/{game_id}/actions", openapi_extra=body_schema(ACTION_SCHEMA))
+    async def act(request: Request, game_id: str) -> dict[str, Any]:
+        """Apply one action as listed in ``legal``; the new observation (200). 401 without
+        a valid token, 409 not the seat's turn, 422 malformed or not legal, 403 a hero
+        player acting for another hero. A refused action changes nothing."""
+        game, who = seat_of(request, game_id)
+        data = await read_json(request)
+        result: dict[str, Any] = await anyio.to_thread.run_sync(game.act, who, data)
+        game.notify()
+        return result
+
+    @app.get("/api/crawl/games/{game_id}/log")
+    async def log(request: Request, game_id: str) -> PlainTextResponse:
+        """The log as the seat may see it (JSON Lines)."""
+        game, who = seat_of(request, game_id)
+        text = await anyio.to_thread.run_sync(game.log_text, who.seat)
+        return PlainTextResponse(text, media_type="application/jsonl")
+
+    @app.get("/api/crawl/games/{game_id}/replay")
+    async def game_replay(request: Request, game_id: str) -> dict[str, Any]:
+        """The seat's log as replay frames (the board after each line it may see)."""
+        game, who = seat_of(request, game_id)
+        text = await anyio.to_thread.run_sync(game.log_text, who.seat)
+        return await anyio.to_thread.run_sync(replay_of, text, who.seat.value)
+
+    def replay_of(text: str, seat: str) -> dict[str, Any]:
+        try:
+            return crawl_frames(parse_log(text), pack, Seat(seat))
+        except ReplayError as exc:
+            raise RefusalError(422, str(exc)) from None
+
+    @app.post(
+        "/api/replays/crawl",
+        openapi_extra={
+            "requestBody": {"content": {"application/jsonl": {"schema": {"type": "string"}}}}
+        },
+    )
+    async def replay_file(request: Request, seat: str = "dm") -> dict[str, Any]:
+        """Replay frames of a crawl log sent as the body, as ``seat`` (heroes or dm) sees it."""
+        if seat not in ("heroes", "dm"):
+            raise RefusalError(422, "seat: 'heroes' or 'dm'")
+        body = await request.body()
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RefusalError(422, "the log is not UTF-8 text") from None
+        return await anyio.to_thread.run_sync(replay_of, text, seat)
+
+    @app.websocket("/api/crawl/games/{game_id}/ws")
+    async def socket(websocket: WebSocket, game_id: str, token: str = "", since: int = 0) -> None:
+        """Pushes the seat's frame (observation, new log lines, summary) after every change."""
+        try:
+            game = games.get(game_id)
+            who = game.authorize(token)
+        except RefusalError:
+            await websocket.close(code=1008)
+            return
+        changed = asyncio.Event()
+        game.listeners.add(changed.set)
+        await websocket.accept()
+        reader = asyncio.create_task(drain(websocket, changed))
+        try:
+            sent = since
+            while not reader.done():
+                changed.clear()
+                frame = await anyio.to_thread.run_sync(game.frame, who.seat, sent)
+                sent = frame["next"]
+                await websocket.send_json(frame)
+                await changed.wait()
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # the page went away mid-send
+        finally:
+            game.listeners.discard(changed.set)
+            reader.cancel()
+
+    # -- keep -------------------------------------------------------------------------
+
+    worlds: Hub[KeepWatch] = Hub("worlds", limits.worlds)
+    app.state.worlds = worlds
+
+    @app.get("/keep", include_in_schema=False)
+    async def keep_page() -> FileResponse:
+        return page("keep.html")
+
+    @app.get("/api/keep/options")
+    async def keep_options() -> dict[str, Any]:
+        """The shipped keep scenarios a world can be started from."""
+        return {"scenarios": scenarios()}
+
+    @app.post("/api/keep/worlds", status_code=201)
+    async def new_world(request: Request) -> JSONResponse:
+        """Start a keep world from a shipped scenario: 201 ``{"id", "token"}``."""
+        data = await read_json(request)
+        if not isinstance(data, dict):
+            raise RefusalError(422, "the body must be a JSON object")
+        scenario = data.get("scenario", "trapworks")
+        if scenario not in scenarios():
+            raise RefusalError(422, f"scenario: one of {', '.join(scenarios())}")
+        seed = data.get("seed", 1)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise RefusalError(422, "seed: an integer from 0 to 2^63 - 1")
+        watch = await anyio.to_thread.run_sync(
+            worlds.add, lambda world_id: KeepWatch(world_id, scenario, seed)
+        )
+        return JSONResponse({"id": watch.id, "token": watch.token}, status_code=201)
+
+    def world_of(request: Request, world_id: str) -> KeepWatch:
+        watch = worlds.get(world_id)
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(
+            token.strip().encode(), watch.token.encode()
+        ):
+            raise RefusalError(401, "no valid token for this world (Authorization: Bearer TOKEN)")
+        return watch
+
+    @app.get("/api/keep/worlds/{world_id}/view")
+    async def world_view(request: Request, world_id: str) -> dict[str, Any]:
+        """The map, structures, wiring, beings, clock, latest log lines and trap records."""
+        watch = world_of(request, world_id)
+        return await anyio.to_thread.run_sync(watch.view)
+
+    @app.post("/api/keep/worlds/{world_id}/advance")
+    async def world_advance(request: Request, world_id: str) -> dict[str, Any]:
+        """``{"minutes": N}`` (1 to a week) or ``{"next": true}``; the new view."""
+        watch = world_of(request, world_id)
+        data = await read_json(request)
+        minutes = data.get("minutes") if isinstance(data, dict) else None
+        if isinstance(data, dict) and data.get("next") is True:
+            minutes = None
+        elif (
+            isinstance(minutes, bool)
+            or not isinstance(minutes, int)
+            or not (1 <= minutes <= MAX_ADVANCE)
+        ):
+            raise RefusalError(422, f'{{"minutes": 1 to {MAX_ADVANCE}}} or {{"next": true}}')
+        result: dict[str, Any] = await anyio.to_thread.run_sync(watch.advance, minutes)
+        return result
+
+    return app
+
+
+async def drain(websocket: WebSocket, changed: asyncio.Event) -> None:
+    """Read (and ignore) what the page sends until it disconnects, then wake the sender."""
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        changed.set()
+
+
+async def read_json(request: Request) -> Any:
+    """The body as JSON, or 422 (the size is bounded before this by :class:`BodyLimit`)."""
+    body = await request.body()
+    if not body.strip():
+        return {}
+    try:
+        return json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise RefusalError(422, "the body is not valid JSON") from None

@@ -1,0 +1,195 @@
+"""Replays: a crawl log turned into frames a page can scrub, as one seat may see it.
+
+A log holds what happened, not the actions, so the board of each frame is rebuilt from
+the events themselves (figures placed and moved, damage, doors forced, areas revealed,
+traps found or sprung) over the adventure's board from the pack. The log is first
+filtered for the seat with ``observe_entry`` (ARCHITECTURE.md, "Hidden information"):
+the heroes' frames are made from the heroes' log only, and their board shows only the
+areas revealed in it, so a replay tells the heroes nothing their game did not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from undercroft.core.events import EventLog, LogEntry, LogFormatError, log_from_text
+from undercroft.core.grid import Grid
+from undercroft.crawl.content import Pack
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import UNKNOWN, observe_entries
+from undercroft.crawl.ruleset import Adventure
+from undercroft.web.crawl_games import entry_view
+
+MAX_FRAMES = 100_000
+
+
+class ReplayError(ValueError):
+    """A log that cannot be replayed (not a crawl log, malformed: the message says where)."""
+
+
+def parse_log(text: str) -> EventLog:
+    try:
+        return log_from_text(text, "the log")
+    except LogFormatError as exc:
+        raise ReplayError(str(exc)) from None
+
+
+class Board:
+    """The board of a replay as far as the events have told it."""
+
+    def __init__(self, adventure: Adventure | None, seat: Seat, header: dict[str, Any]) -> None:
+        self.full = seat is not Seat.HEROES
+        self.grid: Grid | None = None if adventure is None else adventure.board.copy()
+        self.chars = None if self.grid is None else self.grid.char_array().copy()
+        self.revealed: set[str] = set()
+        self.light = 0
+        self.heroes: dict[str, dict[str, Any]] = {}
+        starts = list(adventure.starts) if adventure else []
+        for i, actor in enumerate(a for a in header.get("actors", []) if a.get("kind") == "hero"):
+            pos = [starts[i].x, starts[i].y] if i < len(starts) else None
+            self.heroes[str(actor["id"])] = {
+                "id": actor["id"],
+                "pos": pos,
+                "health": actor.get("health"),
+                "stamina": actor.get("stamina"),
+                "magic": actor.get("magic"),
+                "dead": False,
+                "left": False,
+            }
+        self.monsters: dict[str, dict[str, Any]] = {}
+        self.traps: dict[tuple[int, int], dict[str, Any]] = {}
+        if adventure is not None and self.full:
+            for p, kind in adventure.traps.items():
+                self.traps[(p.x, p.y)] = {"at": [p.x, p.y], "kind": kind, "armed": True}
+        self.corpses: dict[str, dict[str, Any]] = {}
+        self.exits = sorted([p.x, p.y] for p in adventure.exits) if adventure else []
+        self._text: str | None = None
+
+    def board_text(self) -> str | None:
+        if self.grid is None or self.chars is None:
+            return None
+        chars = self.chars.copy()
+        if not self.full:
+            known = np.zeros(chars.shape, np.bool_)
+            for index, info in enumerate(self.grid.areas):
+                if info.name in self.revealed:
+                    known |= self.grid.area == index
+            chars[~known] = UNKNOWN.encode()
+        return "\n".join(row.tobytes().decode() for row in chars)
+
+    def set_char(self, at: Any, char: bytes) -> None:
+        if self.chars is not None and isinstance(at, list) and len(at) == 2:
+            x, y = int(at[0]), int(at[1])
+            if 0 <= y < self.chars.shape[0] and 0 <= x < self.chars.shape[1]:
+                self.chars[y, x] = char
+
+    def apply(self, entry: LogEntry) -> None:
+        """Change the board as the event says (events that move nothing change nothing)."""
+        f = entry.event.fields
+        kind = entry.event.type
+        hero = self.heroes.get(str(f.get("hero", f.get("actor", f.get("target", "")))))
+        if kind in ("adventure.started", "turn.started", "light.changed"):
+            self.light = int(f.get("light", self.light))
+        elif kind in ("area.revealed", "secret.revealed"):
+            self.revealed.add(str(f["area"]))
+            for door in f.get("doors", []):
+                self.set_char(door, b"'")
+        elif kind == "door.opened":
+            self.set_char(f["door"], b"'")
+        elif kind == "moved" and hero is not None:
+            hero["pos"] = list(f["to"])
+        elif kind == "monster.appeared":
+            profile = f.get("profile", {})
+            self.monsters[str(f["monster"])] = {
+                "id": f["monster"],
+                "kind": f.get("kind"),
+                "pos": list(f["at"]),
+                "health": profile.get("health"),
+                "stamina": profile.get("stamina"),
+            }
+        elif kind == "monster.moved" and str(f["monster"]) in self.monsters:
+            self.monsters[str(f["monster"])]["pos"] = list(f["to"])
+        elif kind == "monster.slain":
+            self.monsters.pop(str(f["monster"]), None)
+        elif kind == "damage":
+            target = self.monsters.get(str(f["target"])) or hero
+            if target is not None:
+                target["health"] = f["health"]
+        elif kind in ("recovered", "stamina.spent", "stamina.restored") and hero is not None:
+            hero["stamina"] = f.get("stamina", hero["stamina"])
+            hero["magic"] = f.get("magic", hero["magic"])
+        elif kind == "healed" and hero is not None:
+            hero["health"] = f["health"]
+        elif kind == "hero.died" and hero is not None:
+            hero["dead"] = True
+            hero["pos"] = None
+            self.corpses[str(f["hero"])] = {"at": list(f["at"]), "hero": f["hero"]}
+        elif kind == "hero.left" and hero is not None:
+            hero["left"] = True
+            hero["pos"] = None
+        elif kind in ("corpse.eaten", "corpse.rescued"):
+            self.corpses.pop(str(f["corpse"]), None)
+        elif kind == "corpse.dragged" and hero is not None:
+            pass  # the corpse follows the hero: shown where the hero is
+        elif kind == "trap.sprung":
+            self.traps[tuple(f["at"])] = {
+                "at": list(f["at"]),
+                "kind": f.get("trap"),
+                "armed": False,
+            }
+        elif kind == "traps.detected":
+            for square in f.get("squares", []):
+                known = self.traps.get(tuple(square), {"at": list(square), "kind": None})
+                self.traps[tuple(square)] = {**known, "detected": True, "armed": True}
+        elif kind == "exit.opened":
+            self.exits = sorted([*self.exits, *(list(p) for p in f.get("at", []))])
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "light": self.light,
+            "heroes": list(self.heroes.values()),
+            "monsters": list(self.monsters.values()),
+            "traps": list(self.traps.values()),
+            "corpses": list(self.corpses.values()),
+            "exits": self.exits,
+            "revealed": sorted(self.revealed),
+        }
+
+
+def crawl_frames(log: EventLog, pack: Pack, seat: Seat) -> dict[str, Any]:
+    """The replay of ``log`` as ``seat`` sees it: its header, one frame per log line it may
+    read (the line, its sentence, the board after it), and the summary."""
+    if log.header.ruleset != "crawl":
+        raise ReplayError(f"a {log.header.ruleset} log; this replays crawl logs")
+    if len(log.entries) > MAX_FRAMES:
+        raise ReplayError(f"the log has {len(log.entries)} lines; at most {MAX_FRAMES} replay")
+    adventure = pack.adventures.get(log.header.scenario)
+    header = log.header.to_json()
+    board = Board(adventure, seat, header)
+    frames: list[dict[str, Any]] = []
+    last_board = None
+    for entry in observe_entries(log.entries, seat):
+        try:
+            board.apply(entry)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ReplayError(
+                f"the log's {entry.event.type!r} line (seq {entry.seq}) lacks a field or has "
+                f"one of the wrong type ({exc!r})"
+            ) from None
+        frame = {**entry_view(entry), **board.snapshot()}
+        text = board.board_text()
+        if text != last_board:
+            frame["board"] = text
+            last_board = text
+        frames.append(frame)
+    return {
+        "seat": seat.value,
+        "scenario": log.header.scenario,
+        "seed": log.header.seed,
+        "version": log.header.version,
+        "board_known": adventure is not None,
+        "frames": frames,
+        "summary": None if log.summary is None else dict(log.summary.results),
+    }

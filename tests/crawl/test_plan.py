@@ -1,0 +1,72 @@
+"""The party's searches answer as a whole-board distance map does (undercroft.crawl.plan).
+
+The reference is what the party computed before its searches stopped early: tcod's
+Dijkstra map over the same step costs, the nearest marked square by ``argmin`` (row, then
+column, on a tie) and the way there by ``tcod.path.hillclimb2d``. Random boards of
+walls, floor, unknown squares and shut doors, random blockers and marks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tcod.path
+
+from undercroft.crawl.plan import FAR, PLANNING_COST, Memory, Search, mask_of
+
+
+def reference(
+    costs: np.ndarray, origins: list[tuple[int, int]], blocked: set[tuple[int, int]]
+) -> np.ndarray:
+    cost = costs.astype(np.int32).copy()
+    for y, x in blocked:
+        cost[y, x] = 0
+    dist = tcod.path.maxarray(cost.shape, np.int32)
+    for y, x in origins:
+        cost[y, x] = 1
+        dist[y, x] = 0
+    tcod.path.dijkstra2d(dist, cost, 1, 0, out=dist)
+    return dist
+
+
+def random_board(rng: np.random.Generator, height: int, width: int) -> bytes:
+    chars = rng.choice(np.frombuffer(b"..........?????#+", np.uint8), size=(height, width))
+    return chars.astype(np.uint8).tobytes()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_nearest_square_and_the_way_there_match_a_whole_board_map(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    height, width = int(rng.integers(3, 12)), int(rng.integers(3, 12))
+    board = random_board(rng, height, width)
+    costs = board.translate(PLANNING_COST)
+    cost_array = np.frombuffer(costs, np.uint8).reshape(height, width)
+    squares = height * width
+    origins = [int(rng.integers(squares)) for _ in range(int(rng.integers(1, 3)))]
+    blocked = {int(i) for i in rng.integers(squares, size=int(rng.integers(0, 6)))}
+    wanted = {int(i) for i in rng.integers(squares, size=int(rng.integers(1, 8)))}
+    dist = reference(
+        cost_array,
+        [divmod(i, width) for i in origins],
+        {divmod(i, width) for i in blocked - set(origins)},
+    )
+    search = Search(costs, width, origins, blocked)
+    found = search.nearest(mask_of(squares, wanted))
+    mask = np.zeros(squares, np.bool_)
+    mask[list(wanted)] = True
+    masked = np.where(mask & (dist.ravel() < FAR), dist.ravel(), FAR)
+    expected = None if masked.min() == FAR else int(np.argmin(masked))
+    assert found == expected
+    for i in range(squares):
+        assert search.distance(i) == int(dist.ravel()[i])
+    if found is not None and len(origins) == 1 and found != origins[0]:
+        steps = tcod.path.hillclimb2d(dist, divmod(found, width), True, False).tolist()
+        want = [y * width + x for y, x in reversed(steps)][1:]
+        assert search.path_to(found) == want
+
+
+def test_the_memory_keeps_what_was_seen_where_nothing_is_seen_now() -> None:
+    memory = Memory(b"#.?.", 4)
+    memory.see(b"??+.")
+    assert memory.codes == b"#.+."
+    assert memory.frontier() == bytes([0, 1, 0, 1])  # next to the shut door

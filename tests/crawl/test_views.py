@@ -1,0 +1,136 @@
+"""Lazy views and kind-by-kind legal actions give exactly what the full lists and the
+observation give (ARCHITECTURE.md "Hidden information"; the built-in policies play from
+views, other policies and clients from observations).
+
+Over whole seeded games (random play on the conformance board, the heuristic policies on
+a shipped adventure), at every decision: a view's fields equal the observation's; its
+typed questions agree with the observation's; the legal actions of one kind and actor
+are exactly those of the full list, in its order; every action a built-in policy picks
+is in the full list; and the party picks the same action from a view as from the
+observation of the same moment.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_conformance import PARTY, RULES
+
+from undercroft.core.dice import ChanceOutcome, DiceSampler, derive_seed
+from undercroft.crawl import State, new_game
+from undercroft.crawl.actions import Action, Move, Roll, actor_of
+from undercroft.crawl.ai import DungeonMaster, RandomPolicy
+from undercroft.crawl.content import default_pack
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import Observation, StaleViewError, View, observe
+from undercroft.crawl.party import HeroParty
+from undercroft.crawl.ruleset import Ruleset
+
+FIELDS = (
+    "seat", "turn", "step", "light", "to_act", "decision", "board", "heroes", "monsters",
+    "traps", "corpses", "exits", "revealed", "legal", "outcome", "goals", "area_map",
+)  # fmt: skip
+
+
+def same_answers(view: View, obs: Observation) -> None:
+    for name in FIELDS:
+        assert getattr(view, name) == getattr(obs, name), name
+    assert view.actors() == obs.actors()
+    assert view.board_codes() == obs.board_codes()
+    assert view.area_codes() == obs.area_codes()
+    assert view.heroes_seen() == obs.heroes_seen()
+    assert view.monsters_seen() == obs.monsters_seen()
+    assert view.trap_squares() == obs.trap_squares()
+    assert view.corpse_squares() == obs.corpse_squares()
+    for hero in view.heroes_seen():
+        assert view.item_decks(hero.id) == obs.item_decks(hero.id)
+
+
+def lists_agree(state: State) -> None:
+    legal = state.legal_actions()
+    assert state.legal_actors() == list(
+        dict.fromkeys(a for a in map(actor_of, legal) if a is not None)
+    )
+    kinds = {type(a) for a in legal}
+    for kind in kinds:
+        assert state.legal_actions_of(kind) == [a for a in legal if type(a) is kind]
+        for actor in state.legal_actors():
+            want = [a for a in legal if type(a) is kind and actor_of(a) == actor]
+            assert state.legal_actions_of(kind, actor) == want, (kind, actor)
+
+
+def play_checked(rules: Ruleset, party: list[str], seed: int, heroes: str) -> int:
+    """One game with every check at every decision; the number of decisions."""
+    state = new_game(rules, party)
+    dice = DiceSampler(seed)
+    policies = {
+        Seat.HEROES: HeroParty(DiceSampler(derive_seed(seed, 1)))
+        if heroes == "heuristic"
+        else RandomPolicy(DiceSampler(derive_seed(seed, 1))),
+        Seat.DM: DungeonMaster(DiceSampler(derive_seed(seed, 2))),
+    }
+    twin = HeroParty(DiceSampler(derive_seed(seed, 1)))  # plays from observations
+    decisions = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat is Seat.CHANCE:
+            node = [ChanceOutcome(a.natural, p) for a, p in state.chance_outcomes()]
+            state.apply(Roll(dice.sample(node).natural))
+            continue
+        assert seat is not None
+        view = View(state, seat)
+        other = View(state, Seat.DM if seat is Seat.HEROES else Seat.HEROES)
+        same_answers(view, observe(state, seat))
+        same_answers(other, observe(state, other.seat))
+        lists_agree(state)
+        action: Action = policies[seat].act(View(state, seat))
+        if not isinstance(action, Move):  # a walk is checked square by square by apply
+            assert action in state.legal_actions(), action
+        if seat is Seat.HEROES and heroes == "heuristic":
+            assert twin.act(observe(state, seat)) == action
+        state.apply(action)
+        decisions += 1
+    return decisions
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_views_and_lists_agree_over_random_play(seed: int) -> None:
+    assert play_checked(RULES, PARTY, seed, "random") > 10
+
+
+@pytest.mark.parametrize("adventure", default_pack().campaign_order())
+def test_views_and_lists_agree_over_a_heuristic_game(adventure: str) -> None:
+    pack = default_pack()
+    assert play_checked(pack.ruleset(adventure), list(pack.heroes)[:4], 7, "heuristic") > 50
+
+
+def test_a_view_read_after_the_next_action_is_stale() -> None:
+    state = new_game(RULES, PARTY)
+    view = View(state, Seat.HEROES)
+    kept = view.snapshot()
+    state.apply(state.legal_actions()[-1])
+    with pytest.raises(StaleViewError):
+        _ = view.heroes
+    assert kept.turn == 1  # a snapshot is the moment it was taken
+
+
+def test_a_sink_given_to_play_sees_every_event_of_the_log() -> None:
+    from undercroft.core.events import Event, Time
+    from undercroft.crawl.runner import play
+
+    class Counter:
+        enabled = True
+
+        def __init__(self) -> None:
+            self.types: list[str] = []
+
+        def emit(self, time: Time, event: Event) -> None:
+            self.types.append(event.type)
+
+    pack = default_pack()
+    rules, party = pack.ruleset("bone-priest"), list(pack.heroes)[:4]
+    counter = Counter()
+    counted = play(rules, party, seed=5, sink=counter)
+    logged = play(rules, party, seed=5)
+    assert counted.log is None and logged.log is not None
+    assert counter.types == [e.event.type for e in logged.log.entries]
+    assert counted.state == logged.state

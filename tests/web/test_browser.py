@@ -1,0 +1,283 @@
+"""The pages in a real browser (headless Chromium, Playwright): a person's clicks play an
+adventure to its end as the heroes against the built-in DM, a second browser plays the
+DM seat of another game, the heroes' page never holds what they may not know (the DOM
+and every message it received), and the replay scrubber moves through the log."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_kit import running_server
+from web_kit import Secrets, assert_hidden, secrets_of
+
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import observe
+from undercroft.web.crawl_games import CrawlGame
+
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "images" / "crawl-game.png"
+
+
+def new_game(base: str, **body: Any) -> dict[str, Any]:
+    request = urllib.request.Request(
+        f"{base}/api/crawl/games",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        data: dict[str, Any] = json.load(response)
+        return data
+
+
+class Watched:
+    """A page and everything it received from the server: socket frames, API bodies."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.messages: list[Any] = []
+        self.checked = 0
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        page.on("response", self._response)
+
+    def _frame(self, payload: Any) -> None:
+        self.messages.append(json.loads(payload))
+
+    def _response(self, response: Any) -> None:
+        if "/api/" in response.url:
+            try:
+                text = response.text()
+            except Exception:  # a body the browser no longer holds (a redirect, a reload)
+                return
+            for line in text.splitlines() or [""]:
+                if line.strip().startswith(("{", "[")):
+                    self.messages.append(json.loads(line))
+
+    def idle(self, version: str | None = None) -> None:
+        """Wait for the page to finish an action (and to draw a newer frame than
+        ``version``)."""
+        self.page.wait_for_function(
+            "v => document.body.dataset.busy !== '1' && document.body.dataset.version !== v",
+            arg=version,
+            timeout=15_000,
+        )
+        self.page.wait_for_timeout(30)
+
+    def check_heroes(self, game: CrawlGame) -> None:
+        """Nothing received since the last check, nor the DOM now, holds a secret."""
+        with game.lock:
+            secrets = secrets_of(game.state)
+        news = self.messages[self.checked :]
+        for message in news:
+            assert_hidden(message, secrets, board=message is news[-1] and "frames" not in message)
+        self.checked = len(self.messages)
+        check_dom(self.page, game, secrets)
+
+
+def check_dom(page: Any, game: CrawlGame, secrets: Secrets) -> None:
+    text = page.inner_text("body")
+    html = page.content()
+    for known in sorted(game.state.revealed, key=len, reverse=True):
+        text = text.replace(known, "")  # "Low East Passage" is not "East Passage"
+    for area in secrets.areas:
+        assert area not in text, f"unrevealed area {area!r} on the heroes' page"
+    names = {game.state.ruleset.items[c].name for c in secrets.cards}
+    for card in secrets.cards:
+        assert f'"{card}"' not in html
+    for item_name in names:
+        assert item_name not in text, f"face-down {item_name!r} named on the heroes' page"
+    for x, y in secrets.traps:
+        assert page.locator(f'[data-trap="{x},{y}"]').count() == 0, "an undetected trap drawn"
+    unknown_drawn = page.evaluate(
+        "() => [...document.querySelectorAll('rect.sq:not(.unknown)')].map(r => r.dataset.sq)"
+    )
+    for square in unknown_drawn:
+        x, y = map(int, square.split(","))
+        assert (x, y) not in secrets.unknown, (
+            f"square ({x},{y}) drawn though the heroes never saw it"
+        )
+
+
+def exit_gap(square: str, exits: list[list[int]]) -> int:
+    x, y = map(int, square.split(","))
+    return min(abs(x - ex) + abs(y - ey) for ex, ey in exits)
+
+
+def heroes_click(page: Any, obs: dict[str, Any], outward: bool) -> bool:
+    """One click a person might make: leave when one can, force a door, move (outward
+    at first, then back toward an exit), or press the first button offered. False when
+    the click only chose a hero (nothing sent to the server)."""
+    selected = page.evaluate("() => document.querySelector('.hero-card.selected')?.dataset.hero")
+    if obs["decision"] == "movement" and not outward:
+        leavers = [a["hero"] for a in obs["legal"] if a["action"] == "Leave"]
+        if leavers and selected not in leavers:
+            page.locator(f'.hero-card[data-hero="{leavers[0]}"]').click()
+            return False
+        if leavers:
+            page.locator("button[data-action=Leave]").first.click()
+            return True
+    if obs["decision"] == "movement":
+        if outward and page.locator("rect.target.door").count():
+            page.locator("rect.target.door").first.click()
+            return True
+        squares = page.evaluate(
+            "() => [...document.querySelectorAll('rect.target.move')].map(r => r.dataset.target)"
+        )
+        here = {h["id"]: h["pos"] for h in obs["heroes"]}
+        pos = here.get(selected)
+        if squares and pos is not None:
+            now = exit_gap(f"{pos[0]},{pos[1]}", obs["exits"])
+            best = max(squares, key=lambda s: exit_gap(s, obs["exits"]) * (1 if outward else -1))
+            gain = exit_gap(best, obs["exits"]) - now
+            if (gain > 0) if outward else (gain < 0):
+                page.locator(f'rect.target[data-target="{best}"]').click()
+                return True
+        # This hero is done: end its movement (its card's button), or the heroes'.
+        mine = page.locator("button[data-action=EndMovement]")
+        if mine.count():
+            mine.first.click()
+            return True
+        page.locator("button[data-action=Done]").first.click()
+        return True
+    page.locator("button.action").first.click()
+    return True
+
+
+@pytest.fixture(scope="module")
+def server() -> Any:
+    with running_server() as (base, app):
+        yield base, app
+
+
+def test_heroes_play_to_the_end_by_clicks_and_replay_it(chromium: Any, server: Any) -> None:
+    base, app = server
+    data = new_game(base, adventure="greyhollow-cellars", seed=3, heroes="human", dm="heuristic")
+    game: CrawlGame = app.state.games.get(data["id"])
+    context = chromium.new_context(viewport={"width": 1500, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    watched = Watched(page)
+    page.goto(data["seats"]["heroes"]["url"])
+    watched.idle()
+    clicks = 0
+    while not page.locator("#end:not([hidden])").count():
+        with game.lock:
+            obs = observe(game.state, Seat.HEROES).to_json()
+        version = page.evaluate("() => document.body.dataset.version")
+        outward = obs["turn"] <= 3
+        sent = heroes_click(page, obs, outward)
+        clicks += 1
+        watched.idle(version if obs["legal"] and sent else None)
+        if clicks % 10 == 0:
+            watched.check_heroes(game)
+        if clicks == 6:
+            SCREENSHOT.parent.mkdir(exist_ok=True)
+            page.screenshot(path=str(SCREENSHOT))
+        if clicks >= 150:
+            page.screenshot(path="/tmp/stuck14.png")
+        assert clicks < 150, (
+            f"the game did not end: {obs['turn']} {obs['decision']} {obs['legal'][:4]}"
+        )
+    watched.check_heroes(game)
+    assert game.state.is_terminal() and not errors
+    end = page.inner_text("#end")
+    assert f"Outcome: {game.state.outcome}" in end
+    assert page.locator("#narration li[title]").count() > 3  # rule IDs on hover
+    assert page.locator("#narration li[title*='C-']").count() > 0
+    # The replay of this game, from the end screen's link: scrub it.
+    page.click("#replay-link")
+    page.wait_for_function("() => document.body.dataset.index !== undefined", timeout=15_000)
+    last = int(page.evaluate("() => document.body.dataset.index"))
+    assert last > 20
+    page.locator("#scrubber").fill("0")
+    page.wait_for_function("() => document.body.dataset.index === '0'")
+    first_lines = page.locator("#narration li").count()
+    page.locator("#scrubber").fill(str(last // 2))
+    page.wait_for_function(f"() => document.body.dataset.index === '{last // 2}'")
+    assert page.locator("#narration li").count() > first_lines
+    page.click("#next")
+    page.wait_for_function(f"() => document.body.dataset.index === '{last // 2 + 1}'")
+    assert page.locator("#board rect.sq").count() > 0
+    watched.check_heroes(game)
+    context.close()
+
+
+def test_a_second_browser_plays_the_dm_seat(chromium: Any, server: Any) -> None:
+    base, app = server
+    data = new_game(base, adventure="bone-priest", seed=4, heroes="heuristic", dm="human")
+    assert data["seats"]["heroes"]["token"] is None
+    game: CrawlGame = app.state.games.get(data["id"])
+    context = chromium.new_context()
+    page = context.new_page()
+    watched = Watched(page)
+    page.goto(data["seats"]["dm"]["url"])
+    watched.idle()
+    assert "Dungeon Master" in page.inner_text("#seat")
+    assert page.locator("rect.sq.unknown").count() == 0  # the DM sees the whole board
+    decisions = 0
+    while decisions < 12 and not game.state.is_terminal():
+        version = page.evaluate("() => document.body.dataset.version")
+        if page.locator("rect.target").count():
+            page.locator("rect.target").first.click()
+        else:
+            page.locator("button.action").first.click()
+        watched.idle(version)
+        decisions += 1
+    assert decisions == 12 or game.state.is_terminal()
+    assert page.locator(".figure.monster").count() >= 0
+    with game.lock:
+        dm = observe(game.state, Seat.DM).to_json()
+    drawn = page.evaluate("() => [...document.querySelectorAll('.figure')].map(f => f.dataset.id)")
+    on_board = [f["id"] for f in dm["heroes"] + dm["monsters"] if f["pos"] is not None]
+    assert sorted(drawn) == sorted(on_board)
+    context.close()
+
+
+def test_the_lobby_starts_a_game_and_gives_a_link_per_seat(chromium: Any, server: Any) -> None:
+    base, _ = server
+    page = chromium.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#party input")
+    page.locator("#seed").fill("7")
+    page.click("#start")
+    page.wait_for_selector("#links:not([hidden])")
+    assert page.locator("#heroes-link").count() == 1
+    assert page.locator("a[id^=link-hero-]").count() == 4
+    href = page.get_attribute("#heroes-link", "href")
+    assert href is not None and "#token=" in href
+    page.close()
+
+
+def test_the_keep_viewer_shows_a_trap_firing(chromium: Any, server: Any) -> None:
+    base, _ = server
+    page = chromium.new_page(viewport={"width": 1500, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "/keep")
+    page.wait_for_selector("#scenario option[value=trapworks]", state="attached")
+    page.click("#start")
+    page.wait_for_selector("#board .ks.mechanism")
+    # "Next" runs to the next logged event; the first may come at minute 0 (the invasion
+    # director draws the first invasion's hour at once), so step until the clock moves.
+    for _ in range(5):
+        count = page.locator("#log li").count()
+        page.click("#next")
+        page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {count}")
+        if int(page.evaluate("() => Number(document.body.dataset.minute)")) > 0:
+            break
+    page.wait_for_function("() => Number(document.body.dataset.minute) > 0")
+    page.select_option("#speed", "1440")
+    page.click("#playpause")
+    page.wait_for_selector('#log li[data-type="trap.fired"]', timeout=20_000)
+    page.click("#playpause")
+    fired = page.locator("#log li[data-type='trap.fired']").first.inner_text()
+    trap = fired.split("trap trap:")[1].split(",")[0]
+    page.locator(f'[data-structure="trap:{trap}"]').click()
+    assert "fired" in page.inner_text("#detail")
+    assert page.locator(".being").count() > 0 and page.locator(".wire").count() > 0
+    assert not errors
+    page.close()

@@ -1,9 +1,15 @@
-"""Time the keep world: simulated days per second with invasions on and off, quiet days,
-a day with an invasion of five, and the workload scaling.
+"""Time the keep world: simulated days per second with invasions on and off and the log on
+and off, quiet days, a day with an invasion of five, and the workload scaling.
 
-* every shipped scenario (``trapworks``, ``trapworks-40``, ``warrens``) for ``--days`` days
-  over ``--seeds`` seeds, invasions off and on: simulated days per second (median over
-  seeds), queue items a day, invasions and adventurers;
+* the default scenarios (``tutorial``, ``mid``, ``late``) for ``--days`` days over
+  ``--seeds`` seeds with invasions on (their fights included), the log on (kept in
+  memory) and off: simulated days per second (median over seeds), queue items a day,
+  invasions, deaths, captures and escapes; the goal is 30 days of ``mid`` in under 2 s
+  with the log off;
+* every other shipped scenario (``trapworks``, ``trapworks-40``, ``warrens``), invasions
+  off and on;
+* a quiet day against a day with an invasion, in ``mid``: days 10 and 11 with nothing
+  coming against the same days with five level-3 adventurers arriving at midnight;
 * quiet days: an empty dungeon (nothing due) and the trapworks map with one trap and one
   Traps-job minion for ten years (a rearm every 2 days), invasions off;
 * a day with an invasion of five: trapworks on day 10 (its rearming is steady by then),
@@ -14,6 +20,7 @@ a day with an invasion of five, and the workload scaling.
 * the K-DECAY-04 workload of the two trapworks scenarios with the 40/20 ratio.
 
     .venv/bin/python benchmarks/bench_keep.py [--days 30] [--seeds 5] [--against /tmp/main/src]
+        [--profile mid]   (also: where the time of 30 days of that scenario goes)
 """
 
 from __future__ import annotations
@@ -32,15 +39,70 @@ from undercroft.keep.parties import MemberDraw
 from undercroft.keep.scenario import build_world, shipped, world_from_text
 
 FIVE = ("warrior", "rogue", "ranger", "cleric", "warrior")
+DEFAULTS = ("tutorial", "mid", "late")
 
 
-def run(name: str, seed: int, days: int, on: bool) -> tuple[float, dict[str, Any], int]:
+def run(
+    name: str, seed: int, days: int, on: bool, *, log: bool = True
+) -> tuple[float, dict[str, Any], int]:
     world = build_world(name, seed=seed, options={"invasions": on})
-    world.open_log()
+    if log:
+        world.open_log()
     start = time.process_time()
     world.run_days(days)
     elapsed = time.process_time() - start
     return elapsed, world.close_log(), world.queue.next_seq
+
+
+def defaults(days: int, seeds: int) -> None:
+    """The default scenarios, invasions on, log on and off."""
+    print(f"default scenarios, {days} days, invasions on, median of {seeds} seeds (CPU time):")
+    for name in DEFAULTS:
+        for log in (True, False):
+            runs = [run(name, seed, days, True, log=log) for seed in range(seeds)]
+            seconds = statistics.median(r[0] for r in runs)
+            items = statistics.median(r[2] for r in runs) / days
+            fates = {
+                k: statistics.median(r[1][k] for r in runs)
+                for k in ("invasions", "dead", "captured", "escaped")
+            }
+            fallen = sum(r[1]["master"] == "dead" for r in runs)
+            print(
+                f"  {name:>9} log {'on ' if log else 'off'}: {days / seconds:8.1f} days/s "
+                f"({seconds:6.3f} s for {days} days, {items:.0f} queue items a day; "
+                f"{fates['invasions']:.0f} invasions, {fates['dead']:.0f} dead, "
+                f"{fates['captured']:.0f} captured, {fates['escaped']:.0f} escaped; "
+                f"the Master fell in {fallen} of {seeds})"
+            )
+
+
+def mid_day(seed: int, *, with_them: bool) -> float:
+    """CPU seconds a day of days 10 and 11 of mid (a wave of rearms falls on one of
+    them) with nothing coming, or with five level-3 adventurers arriving at midnight."""
+    world = build_world("mid", seed=seed, options={"invasions": True})
+    world.invasion.director.token += 1  # nothing comes but them:
+    world.invasion.director.rite_until = 10**9  # a Rite of Storms holds the director
+    world.run_days(9)
+    start = time.process_time()
+    if with_them:
+        members = tuple(MemberDraw(c, 3, ()) for c in FIVE)
+        invasions.come(world, "normal", members=members)
+    world.run_days(2)
+    return (time.process_time() - start) / 2
+
+
+def profile(name: str) -> None:
+    """Where the time of 30 days of ``name`` goes (log off)."""
+    import cProfile
+    import pstats
+
+    world = build_world(name, seed=1)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    world.run_days(30)
+    profiler.disable()
+    print(f"\nwhere 30 days of {name} spend their time (cProfile, cumulative):")
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
 
 
 def quiet_world_text() -> str:
@@ -94,11 +156,9 @@ print(json.dumps(out))
 
 def quiet_days(src: str | None, seeds: int) -> dict[str, float]:
     """The quiet-day figures, measured in a fresh process with ``src`` first on the path."""
-    # Main's scenarios know no "invasions" option semantics beyond off; it was always off.
-    options = "{}" if src else '{"invasions": False}'
     code = (
         QUIET.replace("QUIET_TEXT", repr(quiet_world_text()))
-        .replace("OPTIONS", options)
+        .replace("OPTIONS", '{"invasions": False}')
         .replace("SEEDS", str(seeds))
     )
     env = dict(os.environ)
@@ -133,11 +193,22 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--against", help="another checkout's src folder (quiet days)")
+    parser.add_argument("--profile", help="profile 30 days of this scenario too")
     args = parser.parse_args()
 
-    print(f"scenarios, {args.days} days, median of {args.seeds} seeds (CPU time):")
+    defaults(args.days, args.seeds)
+    quiet = [mid_day(seed, with_them=False) for seed in range(args.seeds * 2)]
+    busy = [mid_day(seed, with_them=True) for seed in range(args.seeds * 2)]
+    print(
+        f"\na day of mid (days 10-11): quiet {1000 * statistics.median(quiet):.1f} ms "
+        f"(median), with an "
+        f"invasion of five level-3 adventurers {1000 * statistics.median(busy):.1f} ms "
+        f"(min {1000 * min(busy):.1f}, max {1000 * max(busy):.1f})"
+    )
+
+    print(f"\nother scenarios, {args.days} days, median of {args.seeds} seeds (CPU time):")
     results: dict[tuple[str, bool], list[tuple[float, dict[str, Any], int]]] = {}
-    for name in shipped():
+    for name in [n for n in shipped() if n not in DEFAULTS]:
         for on in (False, True):
             runs = [run(name, seed, args.days, on) for seed in range(args.seeds)]
             results[(name, on)] = runs
@@ -192,6 +263,8 @@ def main() -> None:
         a = statistics.mean(r[1][key] for r in results[("trapworks", False)])
         b = statistics.mean(r[1][key] for r in results[("trapworks-40", False)])
         print(f"{key:>32}{a:10.2f}{b:10.2f}{b / a if a else 0:8.2f}")
+    if args.profile:
+        profile(args.profile)
 
 
 if __name__ == "__main__":

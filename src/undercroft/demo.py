@@ -1,8 +1,11 @@
-"""``undercroft demo``: the core at work on a small map, then a crawl adventure played.
+"""``undercroft demo``: the core at work on a small map, a crawl adventure, a keep run.
 
 Shows a map from a content file, what a hero standing in it can see (C-LOS-01), the
 walking path to a goal with the doors shut and open (C-DIST-01), a shot that sight allows
-but a wall corner stops (K-RNG-02), and exact odds for a few rolls of the crawl rules.
+but a wall corner stops (K-RNG-02), exact odds for a few rolls of the crawl rules and of
+the keep's knock-out table (K-KO-02/03), a crawl adventure played by the built-in heroes,
+and a few days of the keep's ``tutorial`` scenario: invasions met by traps, minions and
+the Master.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from undercroft.core.dice import Band, D6Table, nds, opposed
 from undercroft.core.grid import DoorState, Grid, Pos
 from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.core.sight import Sight, supercover
+from undercroft.keep.wounds import head_out_chance, unconscious_chance
 from undercroft.render.text import draw, legend
 
 # The crawl tables as the rules state them; the crawl engine owns its copies.
@@ -105,6 +109,12 @@ def _odds_table() -> Table:
     dd_iron = DEATHS_DOOR.distribution(+1)
     table.add_row("Hero at Death's Door survives the night (C-DD-01)", pct(dd["survives"]))
     table.add_row("  ... if Iron-Willed (+1, C-DD-04)", pct(dd_iron["survives"]))
+    ko = unconscious_chance("serious", blunt=False, armour="chain")
+    table.add_row("Keep: taken out by a serious sword wound, in chain: alive (K-KO-03)", pct(ko))
+    table.add_row(
+        "  ... by a mace, helmet 10: a serious head wound takes one out (K-HEAD-01)",
+        pct(head_out_chance(blunt=True, helmet=10)),
+    )
     return table
 
 
@@ -133,10 +143,11 @@ def run(console: Console | None = None) -> None:
     console.print(_fire_panel())
     console.print(_odds_table())
     _crawl_game(console)
+    _keep_game(console)
     console.print(
         "Next: [bold]undercroft run crawl --explain[/bold] tells a game with the rule behind "
-        "every line; [bold]undercroft run keep --scenario trapworks --days 30[/bold] runs the "
-        "keep; [bold]make test[/bold] runs the test suite; "
+        "every line; [bold]undercroft run keep --scenario mid --days 30 --explain[/bold] runs "
+        "the keep; [bold]make test[/bold] runs the test suite; "
         "[bold]undercroft rules --coverage[/bold] shows which rules are implemented."
     )
 
@@ -161,3 +172,30 @@ def _crawl_game(console: Console, *, seed: int = 1, head: int = 40) -> None:
         console.print(f"  ... {len(lines) - head} more lines (undercroft run crawl --seed {seed})")
     for line in summary_lines(result.state.summary()):
         console.print(line, markup=False, highlight=False)
+
+
+def _keep_game(console: Console, *, seed: int = 1, days: int = 3, head: int = 30) -> None:
+    """A few days of the keep's tutorial scenario, told as ``run keep`` tells it."""
+    from undercroft.keep.world import World
+    from undercroft.render.keep_account import InvasionAccount, TeeLog
+
+    world = World.from_scenario("tutorial", seed=seed)
+    account = InvasionAccount()
+    world.attach_log(TeeLog(world.open_log(), account))
+    world.run_days(days)
+    summary = world.close_log()
+    console.rule(f"[bold]keep[/bold]: the tutorial keep, {days} days (seed {seed})")
+    lines = [line for day in sorted(account.days) for line in account.day_lines(day)]
+    for line in lines[:head]:
+        console.print(f"  {line}", markup=False, highlight=False)
+    if len(lines) > head:
+        console.print(
+            f"  ... {len(lines) - head} more lines "
+            f"(undercroft run keep --scenario tutorial --days {days} --seed {seed})"
+        )
+    console.print(
+        f"{summary['invasions']} invasion(s), {summary['adventurers']} adventurer(s): "
+        f"{summary['dead']} died, {summary['captured']} captured, {summary['escaped']} "
+        f"escaped; the Master is {summary['master']}.",
+        highlight=False,
+    )

@@ -55,6 +55,20 @@ THREE_DOORS = """
 """
 
 
+def calm(tiles: str) -> str:
+    """The map with a walled pocket below it where the Master sits, out of everyone's
+    reach (``CALM`` puts him there): for tests of what groups do on their way, which a
+    fight with the Master would cut short."""
+    rows = textwrap.dedent(tiles).strip("\n").splitlines()
+    width = len(rows[0])
+    return "\n".join([*rows, "#" * width, "##m" + "#" * (width - 3), "#" * width])
+
+
+CALM = '[master]\nat = "m"\n'
+PILE = '[[treasure]]\nat = "s"\namount = 100000\nname = "pile"\n'
+"""A pile in the sanctum no group can empty (with ``CALM``: groups come for it)."""
+
+
 class ScriptedDice(DiceSampler):
     """A sampler that gives the dice and percentage draws a test asks for, then random ones."""
 
@@ -105,6 +119,8 @@ def wire(world: World, *points: tuple[int, int]) -> CommandResult:
 def creature(world: World, breed: str, x: int, y: int, lair: str | None = None) -> Creature:
     kind = world.ruleset.creatures[breed]
     found = Creature(world.new_id("creature"), breed, kind.attributes, Pos(x, y), 1, lair=lair)
+    found.equip(kind)
+    found.home = Pos(x, y) if lair is not None else None
     world.beings[found.id] = found
     return found
 
@@ -121,6 +137,8 @@ def minion(world: World, x: int, y: int, job: Job = Job.TRAPS, breed: str = "kob
     found = Minion(
         world.new_id("minion"), breed, kind.attributes, Pos(x, y), 1, job=job, carry=kind.carry
     )
+    found.equip(kind)
+    found.home = Pos(x, y)
     world.beings[found.id] = found
     world.request_dispatch()
     return found

@@ -6,12 +6,26 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from keep_kit import HALL, adv, ended, invade, invaded, member, minion, of, run_until, stand
+from keep_kit import (
+    CALM,
+    HALL,
+    adv,
+    calm,
+    ended,
+    invade,
+    invaded,
+    member,
+    minion,
+    of,
+    run_until,
+    stand,
+)
 
 from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos
 from undercroft.keep import director, goals, invasions, perception
-from undercroft.keep.actors import Job
+from undercroft.keep.actors import Condition, Job
+from undercroft.keep.attributes import Attributes
 from undercroft.keep.commands import Divine, WatchfulEye
 from undercroft.keep.invaders import Whereabouts
 from undercroft.keep.world import World
@@ -67,25 +81,32 @@ def test_a_group_that_came_for_treasure_takes_what_it_can_carry_and_leaves() -> 
     assert of(log, "invasion.ended")[0]["treasure"] == 4
 
 
-@pytest.mark.rule("K-AFTER-01", "R-K-AFTER-01", "K-DEF-01")
-def test_at_the_masters_side_the_group_cannot_kill_him_it_takes_treasure_and_leaves() -> None:
+@pytest.mark.rule("K-AFTER-01", "R-K-AFTER-01", "R-K-AFTER-02", "K-KO-04")
+def test_a_group_that_kills_the_master_has_met_its_goal_takes_treasure_and_leaves() -> None:
     world, log = invaded(HALL, TREASURY, seed=1)
     world.streams["adventurers"].chance = lambda p: True  # type: ignore[method-assign]
-    group = invade(world, member("warrior", 1))
+    master = world.beings["master"]
+    master.attributes = Attributes()  # a Master with nothing to fight with
+    group = invade(world, member("warrior", 5))
     run_until(world, ended(world, group))
+    (died,) = [e for e in of(log, "being.died") if e["being"] == "master"]
+    assert died["by"] == adv(world, group).id and "K-KO-04" in died["rules"]
+    assert master.condition is Condition.DEAD and not goals.available(world, "kill_master")
     (goal,) = of(log, "invasion.goal")
-    assert goal["outcome"] == "reached" and goal["goal"] == "kill_master"
+    assert (goal["outcome"], goal["goal"]) == ("met", "kill_master")
     (choice,) = [e for e in of(log, "chance") if "K-AFTER-01" in e["rules"]]
     assert choice["p"] == 0.8 and choice["outcome"] == "takes"
     assert of(log, "adventurer.left")[0]["treasure"] == 3
-    assert world.beings["master"].present  # no combat: the Master lives
-    assert of(log, "invasion.ended")[0]["goal_met"] == "reached"
+    assert of(log, "invasion.ended")[0]["goal_met"] == "met"
+    # With the Master dead nothing comes any more (R-K-AFTER-02).
+    assert director.stopped_reason(world) == "master_dead"
+    assert [e["reason"] for e in of(log, "invasions.stopped")] == ["master_dead"]
 
 
 @pytest.mark.rule("K-AFTER-01")
 def test_a_rescue_group_leaves_as_soon_as_the_prisoners_are_free() -> None:
     extra = TREASURY + '[[prisoner]]\nclass = "ranger"\nlevel = 2\nat = [8, 5]\nname = "held"\n'
-    world, log = invaded(HALL, extra)
+    world, log = invaded(calm(HALL), extra + CALM)
     group = invade(world, member("warrior", 1), goal="rescue_prisoners")
     run_until(world, ended(world, group))
     (freed,) = of(log, "prisoner.freed")
@@ -102,7 +123,7 @@ def test_a_rescue_group_leaves_as_soon_as_the_prisoners_are_free() -> None:
 
 @pytest.mark.rule("K-INV-01")
 def test_a_group_wrecks_an_altar() -> None:
-    world, log = invaded(HALL, '[[altar]]\nat = [8, 6]\nname = "altar"\n')
+    world, log = invaded(calm(HALL), '[[altar]]\nat = [8, 6]\nname = "altar"\n' + CALM)
     group = invade(world, member("cleric", 1), goal="wreck_altar")
     run_until(world, ended(world, group))
     (wrecked,) = of(log, "altar.wrecked")
@@ -295,7 +316,8 @@ def test_saving_in_the_middle_of_an_invasion_continues_identically(tmp_path: Pat
 
 
 def test_a_long_run_keeps_only_the_last_invasions_and_its_summary_counts_them_all() -> None:
-    world, log = invaded(HALL, TREASURY, seed=2, director=True)
+    # The Master out of reach: groups come for him, scatter for treasure, leave.
+    world, log = invaded(calm(HALL), TREASURY + CALM, seed=2, director=True)
     world.run(50 * 1440)
     summary = world.close_log()
     arrived = of(log, "invasion.arrived")

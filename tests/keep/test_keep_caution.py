@@ -242,7 +242,7 @@ def test_inside_gas_the_caution_bonus_is_lost_but_the_learned_bonuses_stay() -> 
     assert caution.in_gas(world, walker.pos) and group.caution == 2
     assert caution.bonus(world, walker, group) == 0
     knowledge.discover(world, walker, group, far)  # type: ignore[arg-type]
-    (roll,) = [e for e in of(log, "roll") if e["trigger"] == far.id]
+    (roll,) = [e for e in of(log, "roll") if e.get("trigger") == far.id]
     assert roll["bonuses"] == {"detect": 2, "caution": 0}
     world.run(world.now + 31)  # the gas is gone
     assert caution.bonus(world, walker, group) == 2

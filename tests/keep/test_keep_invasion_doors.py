@@ -6,7 +6,20 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from keep_kit import ScriptedDice, adv, ended, invade, invaded, member, of, record_steps, run_until
+from keep_kit import (
+    CALM,
+    PILE,
+    ScriptedDice,
+    adv,
+    calm,
+    ended,
+    invade,
+    invaded,
+    member,
+    of,
+    record_steps,
+    run_until,
+)
 
 from undercroft.core.grid import Pos
 from undercroft.keep import doors, forcing, goals
@@ -46,10 +59,10 @@ LOCKED_CORRIDOR = """
 def way_round_runs(traits: tuple[str, ...], groups: int, seed: int = 0) -> tuple[list, list]:  # type: ignore[type-arg]
     """Send ``groups`` groups one after another past the door; their K-DOOR-01 draws and
     whether each stepped through the door."""
-    world, log = invaded(DOOR_OR_GAP, seed=seed)
+    world, log = invaded(calm(DOOR_OR_GAP), CALM + PILE, seed=seed)
     through = []
     for _ in range(groups):
-        group = invade(world, member("warrior", 1, *traits))
+        group = invade(world, member("warrior", 1, *traits), goal="steal_treasure")
         walker = adv(world, group)
         stepped = False
         while group.phase != "ended":
@@ -95,16 +108,17 @@ def test_when_the_door_is_the_only_way_they_go_through_without_a_draw() -> None:
 
 @pytest.mark.rule("K-DOOR-02", "K-DOOR-01")
 def test_a_cartographer_who_escapes_makes_his_factions_next_group_never_go_round() -> None:
-    world, log = invaded(DOOR_OR_GAP, seed=1)
-    first = invade(world, member("ranger", 1, "cartographer"), faction="dawn")
+    world, log = invaded(calm(DOOR_OR_GAP), CALM + PILE, seed=1)
+    goal = "steal_treasure"
+    first = invade(world, member("ranger", 1, "cartographer"), faction="dawn", goal=goal)
     run_until(world, ended(world, first))
     assert world.invasion.cartographers == ["dawn"]
-    other = invade(world, member("warrior", 1), faction="millbrook")  # another faction
+    other = invade(world, member("warrior", 1), faction="millbrook", goal=goal)  # another
     run_until(world, ended(world, other))
     assert not other.never_alternate
-    following = [invade(world, member("warrior", 1), faction="dawn") for _ in range(1)]
+    following = [invade(world, member("warrior", 1), faction="dawn", goal=goal)]
     run_until(world, ended(world, following[0]))
-    after = invade(world, member("warrior", 1), faction="dawn")  # the one after: as usual
+    after = invade(world, member("warrior", 1), faction="dawn", goal=goal)  # as usual
     run_until(world, ended(world, after))
     draws = {e["group"]: e for e in of(log, "chance") if "K-DOOR-01" in e["rules"]}
     assert following[0].never_alternate and not after.never_alternate
@@ -122,13 +136,17 @@ def test_a_cartographer_who_escapes_makes_his_factions_next_group_never_go_round
 
 def locked_door_runs(traits: tuple[str, ...], groups: int) -> list[dict]:  # type: ignore[type-arg]
     world, log = invaded(
-        LOCKED_CORRIDOR.replace(
-            "#####&#####\n#####.#####\n#####&", "#####.#####\n#####.#####\n#####."
+        calm(
+            LOCKED_CORRIDOR.replace(
+                "#####&#####\n#####.#####\n#####&", "#####.#####\n#####.#####\n#####."
+            )
         ),
+        CALM + PILE,
         seed=2,
     )
     for _ in range(groups):
-        group = invade(world, member("rogue", 2, *traits), member("warrior", 2))
+        members = (member("rogue", 2, *traits), member("warrior", 2))
+        group = invade(world, *members, goal="steal_treasure")
         run_until(world, ended(world, group))
         for door in world.of_type(Door):
             if door.breached:
@@ -213,10 +231,10 @@ def test_five_failures_then_the_other_method_then_the_group_gives_up_on_that_doo
 @pytest.mark.rule("K-PATH-01", "K-FORCE-01", "K-FORCE-05")
 @pytest.mark.parametrize("seed", range(6))
 def test_a_fully_locked_corridor_is_picked_or_bashed_through_never_refused(seed: int) -> None:
-    world, log = invaded(LOCKED_CORRIDOR, seed=seed)
-    group = invade(world, member("rogue", 2), member("warrior", 2))
+    world, log = invaded(calm(LOCKED_CORRIDOR), CALM + PILE, seed=seed)
+    group = invade(world, member("rogue", 2), member("warrior", 2), goal="steal_treasure")
     run_until(world, ended(world, group), minutes=3 * 1440)
-    assert group.goal_met == "reached"
+    assert group.goal_met == "met"
     assert [e["door"] for e in of(log, "door.forced")] == ["door:1", "door:2", "door:3"]
     assert not of(log, "door.given_up") and not of(log, "adventurer.stuck")
     breached = [e for e in of(log, "door.opened") if "K-FORCE-05" in e["rules"]]
@@ -227,11 +245,11 @@ def test_a_fully_locked_corridor_is_picked_or_bashed_through_never_refused(seed:
 def test_locked_doors_buy_time_not_safety() -> None:
     times = {}
     for name, tiles in (("open", LOCKED_CORRIDOR.replace("&", "+")), ("locked", LOCKED_CORRIDOR)):
-        world, _ = invaded(tiles, seed=5)
-        group = invade(world, member("rogue", 2), member("warrior", 2))
+        world, _ = invaded(calm(tiles), CALM + PILE, seed=5)
+        group = invade(world, member("rogue", 2), member("warrior", 2), goal="steal_treasure")
         run_until(world, lambda g=group: g.goal_met is not None, minutes=3 * 1440)  # type: ignore[misc]
         times[name] = world.now
-        assert group.goal_met == "reached" and goals.available(world, "kill_master")
+        assert group.goal_met == "met" and goals.available(world, "steal_treasure")
     assert times["locked"] > times["open"] + 15
 
 

@@ -10,6 +10,7 @@ from keep_kit import ScriptedDice, adv, invade, invaded, member, of, put, record
 from undercroft.core.checks import DiceModel, Grade
 from undercroft.core.grid import Pos
 from undercroft.keep import knowledge, traps
+from undercroft.keep.actors import Condition
 from undercroft.keep.structures import Trigger
 
 WIDE = "\n".join(
@@ -63,7 +64,7 @@ def test_unconscious_adventurers_learn_nothing() -> None:
     setter, out = (adv(world, invade(world, member())) for _ in range(2))
     stand(world, setter, 2, 4)
     stand(world, out, 4, 4)
-    out.conscious = False  # the combat rules will make this happen
+    out.condition = Condition.UNCONSCIOUS  # knocked out (K-KO-02)
     traps.walker_enters(world, plate.id, setter)
     assert plate.id not in out.knows and out.block == {}
 

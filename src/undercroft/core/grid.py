@@ -198,6 +198,9 @@ class Grid:
     areas: list[AreaInfo] = field(default_factory=list)
     markers: dict[str, Pos] = field(default_factory=dict)
     version: int = 0
+    terrain_version: int = 0
+    """Bumped only when terrain or furniture change (not doors opening and closing), for
+    caches of what only the ground decides (solid squares, rooms)."""
     width: int = field(init=False)
     height: int = field(init=False)
 
@@ -375,10 +378,12 @@ class Grid:
         self.terrain[pos.y, pos.x] = terrain
         self.door[pos.y, pos.x] = door
         self.version += 1
+        self.terrain_version += 1
 
     def set_furniture(self, pos: Pos, present: bool = True) -> None:
         self.furniture[pos.y, pos.x] = present
         self.version += 1
+        self.terrain_version += 1
 
     def copy(self) -> Grid:
         return Grid(
@@ -391,6 +396,7 @@ class Grid:
             areas=list(self.areas),
             markers=dict(self.markers),
             version=self.version,
+            terrain_version=self.terrain_version,
         )
 
     # -- writing --------------------------------------------------------------------

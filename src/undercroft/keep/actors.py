@@ -1,8 +1,13 @@
 """Who is in the dungeon: the Master, minions, creatures and visiting merchants.
 
-Beings are mutable world state; their kinds (attributes, pace, carrying) come from the
-:class:`~undercroft.keep.ruleset.Ruleset`. Whose side a being is on decides who sets off
-traps (K-OWN-01..04) and who may pass a lock (K-LOCK-02); see :func:`side_of`.
+Beings are mutable world state; their kinds (attributes, pace, carrying, equipment) come
+from the :class:`~undercroft.keep.ruleset.Ruleset`. Whose side a being is on decides who
+sets off traps (K-OWN-01..04), who may pass a lock (K-LOCK-02) and who fights whom; see
+:func:`side_of`. Every being also carries its state in a fight: its wounds and their
+points (K-KO-01), whether it is up, unconscious or dead (K-KO-02), bleeding and waking
+(K-WAKE-02), held by a web or fleeing in terror (K-TRAP-03), which way it faces
+(K-RNG-01), the enemies it knows of and where (K-PERC-01..03), and whether it is fighting
+tile by tile (the rules are in ``wounds``, ``fallen``, ``fighters``, ``combat``).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from undercroft.core.grid import Pos
-from undercroft.keep.ruleset import Attributes
+from undercroft.keep.ruleset import Attributes, BeingKind
 
 
 class Job(enum.Enum):
@@ -42,6 +47,21 @@ class Stance(enum.Enum):
     """Fights the enemies it knows of."""
     AGGRESSIVE = "aggressive"
     """Fights the enemies it knows of and pursues them."""
+
+
+class Condition(enum.Enum):
+    """Whether a being is in the fight (K-KO-01, K-KO-02)."""
+
+    UP = "up"
+    """Conscious: it walks, works and fights."""
+    UNCONSCIOUS = "unconscious"
+    """Taken out and alive: it can be carried, healed, captured or killed (K-WAKE-01)."""
+    DEAD = "dead"
+    """Taken out and dead: a body, butchered or left (K-AFTER-02)."""
+
+
+FACINGS = ("n", "e", "s", "w")
+"""Which way a being faces (K-RNG-01: a melee attacker turns to face its target)."""
 
 
 class Side(enum.Enum):
@@ -108,14 +128,76 @@ class Being:
     walk_gen: int = 0
     """Bumped whenever a walk starts or stops, so stale walk events are ignored."""
     present: bool = True
+    weapon: str = "fists"
+    """What it fights with (a weapon key of its content, K-KO-02)."""
+    armour: str = "none"
+    """Body armour (K-KO-03)."""
+    helmet: int = 0
+    """Its helmet's number, in percentage points (K-HEAD-01)."""
+    condition: Condition = Condition.UP
+    wound_points: int = 0
+    """K-KO-01: light 1, serious 2, critical 4; out at 10 (as of ``mended_at``)."""
+    mended_at: int = 0
+    """Ruling R-K-WAKE-01: wounds mend while up, a point per content period from here."""
+    wounds: list[dict[str, Any]] = field(default_factory=list)
+    """Every wound taken: ``level``, ``location``, ``points``, ``source``, ``weapon``,
+    ``minute``."""
+    bleeding_until: int | None = None
+    """K-WAKE-02: bleeding, unconscious: it dies at this minute unless healed first."""
+    wake_at: int | None = None
+    """K-WAKE-02: the minute it wakes by itself (unconscious and not bleeding)."""
+    held_until: int = -1
+    """K-TRAP-03: a web holds it (it cannot step) until this minute."""
+    terror_until: int = -1
+    """K-TRAP-03: it flees in terror until this minute..."""
+    terror_from: Pos | None = None
+    """... away from here (the terror trap)."""
+    facing: str = "s"
+    """K-RNG-01: the way it faces (n, e, s, w)."""
+    foes: dict[str, list[int]] = field(default_factory=dict)
+    """K-PERC-01..03: the enemies it knows of, and where it last knew them to be."""
+    struck_by: dict[str, int] = field(default_factory=dict)
+    """K-PERC-02: who attacked it, and the minute they last did."""
+    fighting: bool = False
+    """Stepping tile by tile in a fight (in :attr:`World.bodies`), deciding each turn."""
+    fight_gen: int = 0
+    """Bumped when its queued fight turn is superseded."""
+    decision: str = ""
+    """Its last fight decision (the stance's choice, R-K-STANCE-02)."""
+    carried_by: str | None = None
+    """K-WAKE-01: the minion carrying it, if it is being carried."""
+    home: Pos | None = None
+    """Where it goes back to after a fight: a minion's bed (K-WAKE-02), a creature's lair,
+    the Master's place."""
+    body: str | None = None
+    """Dead: ``lying``, ``carried``, ``butchered`` or ``burned`` (K-AFTER-02)."""
+    resume_to: Pos | None = None
+    """Where a planned walk was going when a web or terror stopped it (K-TRAP-03)."""
 
     kind = "being"
 
     def side(self) -> Side:
         return Side.KEEP
 
+    @property
+    def up(self) -> bool:
+        """Conscious (not taken out, K-KO-01)."""
+        return self.condition is Condition.UP
+
+    @property
+    def conscious(self) -> bool:
+        """K-KNOW-02, K-LEARN-01 count only the conscious."""
+        return self.condition is Condition.UP
+
     def pos_at(self, minute: int) -> Pos:
         return self.walk.pos_at(minute) if self.walk is not None else self.pos
+
+    def equipment(self) -> dict[str, Any]:
+        return {"weapon": self.weapon, "armour": self.armour, "helmet": self.helmet}
+
+    def equip(self, kind: BeingKind) -> None:
+        """Take the weapon, armour and helmet its kind has (content)."""
+        self.weapon, self.armour, self.helmet = kind.weapon, kind.armour, kind.helmet
 
     def profile(self) -> dict[str, Any]:
         """The log header's description of this actor."""
@@ -123,6 +205,7 @@ class Being:
             "breed": self.breed,
             "attributes": self.attributes.to_json(),
             "at": [self.pos.x, self.pos.y],
+            "equipment": self.equipment(),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -136,12 +219,55 @@ class Being:
             "walk": self.walk.to_json() if self.walk else None,
             "walk_gen": self.walk_gen,
             "present": self.present,
+            **self.equipment(),
+            "condition": self.condition.value,
+            "wound_points": self.wound_points,
+            "mended_at": self.mended_at,
+            "wounds": list(self.wounds),
+            "bleeding_until": self.bleeding_until,
+            "wake_at": self.wake_at,
+            "held_until": self.held_until,
+            "terror_until": self.terror_until,
+            "terror_from": _xy(self.terror_from),
+            "facing": self.facing,
+            "foes": {k: list(v) for k, v in self.foes.items()},
+            "struck_by": dict(self.struck_by),
+            "fighting": self.fighting,
+            "fight_gen": self.fight_gen,
+            "decision": self.decision,
+            "carried_by": self.carried_by,
+            "home": _xy(self.home),
+            "body": self.body,
+            "resume_to": _xy(self.resume_to),
         }
 
     def _load(self, data: Mapping[str, Any]) -> None:
         self.walk = Walk.from_json(data["walk"]) if data.get("walk") else None
         self.walk_gen = int(data["walk_gen"])
         self.present = bool(data["present"])
+        # The fight state (absent from saves written before combat: everyone up).
+        self.weapon = str(data.get("weapon", self.weapon))
+        self.armour = str(data.get("armour", self.armour))
+        self.helmet = int(data.get("helmet", self.helmet))
+        self.condition = Condition(data.get("condition", "up"))
+        self.wound_points = int(data.get("wound_points", 0))
+        self.mended_at = int(data.get("mended_at", 0))
+        self.wounds = [dict(w) for w in data.get("wounds", [])]
+        self.bleeding_until = data.get("bleeding_until")
+        self.wake_at = data.get("wake_at")
+        self.held_until = int(data.get("held_until", -1))
+        self.terror_until = int(data.get("terror_until", -1))
+        self.terror_from = _maybe_pos(data.get("terror_from"))
+        self.facing = str(data.get("facing", "s"))
+        self.foes = {str(k): [int(v[0]), int(v[1])] for k, v in data.get("foes", {}).items()}
+        self.struck_by = {str(k): int(v) for k, v in data.get("struck_by", {}).items()}
+        self.fighting = bool(data.get("fighting", False))
+        self.fight_gen = int(data.get("fight_gen", 0))
+        self.decision = str(data.get("decision", ""))
+        self.carried_by = data.get("carried_by")
+        self.home = _maybe_pos(data.get("home"))
+        self.body = data.get("body")
+        self.resume_to = _maybe_pos(data.get("resume_to"))
 
 
 @dataclass(eq=False)
@@ -190,17 +316,22 @@ class Minion(Being):
 
 @dataclass(eq=False)
 class Creature(Being):
-    """A creature: wild, or living in one of your lairs (K-OWN-03, K-OWN-04)."""
+    """A creature: wild, living in one of your lairs (K-OWN-03, K-OWN-04), or released by
+    one of your spider traps for a while (K-TRAP-03)."""
 
     lair: str | None = None
     route: list[Pos] = field(default_factory=list)
     """Where a visiting wild creature still means to go, then back to its portal."""
     portal: Pos | None = None
+    summoned_until: int | None = None
+    """A spider trap's spider: on your side until this minute, then gone."""
 
     kind = "creature"
 
     def side(self) -> Side:
-        return Side.KEEP if self.lair is not None else Side.WILD
+        if self.lair is not None or self.summoned_until is not None:
+            return Side.KEEP
+        return Side.WILD
 
     def profile(self) -> dict[str, Any]:
         return {**super().profile(), "lair": self.lair}
@@ -211,6 +342,7 @@ class Creature(Being):
             "lair": self.lair,
             "route": [[p.x, p.y] for p in self.route],
             "portal": [self.portal.x, self.portal.y] if self.portal else None,
+            "summoned_until": self.summoned_until,
         }
 
 
@@ -273,6 +405,7 @@ def being_from_json(data: Mapping[str, Any]) -> Being:
             lair=data["lair"],
             route=[_pos(p) for p in data["route"]],
             portal=_pos(data["portal"]) if data["portal"] else None,
+            summoned_until=data.get("summoned_until"),
         )
     elif kind == "merchant":
         being = Merchant(
@@ -288,3 +421,11 @@ def being_from_json(data: Mapping[str, Any]) -> Being:
 
 def _pos(data: Any) -> Pos:
     return Pos(int(data[0]), int(data[1]))
+
+
+def _maybe_pos(data: Any) -> Pos | None:
+    return None if data is None else _pos(data)
+
+
+def _xy(pos: Pos | None) -> list[int] | None:
+    return None if pos is None else [pos.x, pos.y]

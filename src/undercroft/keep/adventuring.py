@@ -3,9 +3,11 @@
 Each queued step of an adventurer (:mod:`undercroft.keep.stepping`) does, in order:
 
 1. beyond the map edge: walk in at the group's portal once it is free (K-ARR-02);
-2. where to go (:func:`undercroft.keep.goals.targets`): the goal, treasure, the work the
-   group sent it to, or the way out; standing there, act (reach the Master, take, free,
-   wreck, work, leave);
+2. the fight (:mod:`undercroft.keep.skirmish`): flee in terror, strike an enemy in reach,
+   stand held by a web, kill a fallen enemy beside it;
+   then where to go (:func:`undercroft.keep.goals.targets`): a fallen groupmate to heal,
+   the goal, treasure, the work the group sent it to, or the way out; standing there, act
+   (heal, take, free, wreck, work, leave);
 3. plan again if the map, its knowledge or its group's decisions changed since the last
    plan (K-CAUT-01, :mod:`undercroft.keep.routes`);
 4. the first closed door in sight on the way: the group's way-round decision (K-DOOR-01/02);
@@ -33,6 +35,7 @@ from undercroft.keep import (
     knowledge,
     perception,
     routes,
+    skirmish,
     stepping,
     traps,
 )
@@ -43,7 +46,7 @@ from undercroft.keep.structures import Trigger
 if TYPE_CHECKING:
     from undercroft.keep.world import World
 
-_MODES = {"goal": 0, "treasure": 1, "work": 2, "exit": 3}
+_MODES = {"goal": 0, "treasure": 1, "work": 2, "exit": 3, "heal": 4}
 STUCK_WAIT = 6 * stepping.LOOK_AGAIN
 """A member with no way anywhere looks again after half an hour."""
 
@@ -58,7 +61,7 @@ def on_step(world: World, args: tuple[Any, ...]) -> None:
         return
     if adv.where is Whereabouts.OUTSIDE:
         _enter(world, adv, group)
-    elif adv.where is Whereabouts.IN and adv.busy is None:
+    elif adv.where is Whereabouts.IN and adv.busy is None and adv.up:
         _walk(world, adv, group)
 
 
@@ -70,8 +73,12 @@ def on_work(world: World, args: tuple[Any, ...]) -> None:
     group = world.invasion.groups.get(adv.invasion)
     if group is None:
         return
+    if not adv.up:
+        return
     if adv.busy == "goal":
         goals.work_done(world, adv, group)
+    elif adv.busy == "heal":
+        goals.healed(world, adv, group)
     elif adv.busy in ("force", "disarm"):
         forcing.work_done(world, adv, group, int(args[2]))
 
@@ -120,6 +127,16 @@ def _plan(world: World, adv: Adventurer, group: Group, mode: str, tiles: set[Pos
 
 
 def _walk(world: World, adv: Adventurer, group: Group) -> None:
+    if skirmish.terrified(world, adv):
+        away = skirmish.flee_step(world, adv)
+        if away is None:
+            stepping.queue_step(world, adv, stepping.LOOK_AGAIN // 5)
+        else:
+            adv.path_stamp = ()  # its way is planned again once the terror is over
+            _step_into(world, adv, group, away)
+        return
+    if skirmish.act(world, adv, group):
+        return
     mode, tiles = goals.targets(world, group, adv)
     if adv.pos in tiles:
         _arrived(world, adv, group, mode)
@@ -236,15 +253,16 @@ def _step_into(world: World, adv: Adventurer, group: Group, nxt: Pos) -> None:
     old = adv.pos
     door = world.door_at(nxt)
     stepping.move(world, adv, nxt)
-    adv.step_on()
+    if adv.path and adv.path[0] == nxt:
+        adv.step_on()
     if door is not None and not door.open:
-        doors.pass_through(world, door, adv)  # K-DOOR-08: anyone opens a closed door
+        doors.step_in(world, door, adv)  # K-DOOR-08: anyone opens a closed door
     _on_tile(world, adv, group, old)
     _next(world, adv, group)
 
 
 def _next(world: World, adv: Adventurer, group: Group) -> None:
-    if adv.where is Whereabouts.IN and adv.busy is None:
+    if adv.where is Whereabouts.IN and adv.busy is None and adv.up:
         into = adv.path[0] if adv.path else adv.pos
         stepping.queue_step(world, adv, stepping.step_ticks(world, adv, into, group.caution > 0))
 
@@ -267,6 +285,8 @@ def _on_tile(world: World, adv: Adventurer, group: Group, came_from: Pos | None)
                 )
             continue
         traps.walker_enters(world, trigger_id, adv)
+        if not adv.up:
+            return  # a trap took it out of the fight
     if adv.where is not Whereabouts.IN:
         return
     perception.after_step(world, adv, group)
@@ -275,7 +295,9 @@ def _on_tile(world: World, adv: Adventurer, group: Group, came_from: Pos | None)
 
 
 def _arrived(world: World, adv: Adventurer, group: Group, mode: str) -> None:
-    if mode == "goal":
+    if mode == "heal":
+        goals.at_patient(world, adv, group)
+    elif mode == "goal":
         goals.reached(world, group, adv)
     elif mode == "treasure":
         goals.at_treasure(world, adv)
@@ -296,6 +318,8 @@ def _no_way(world: World, adv: Adventurer, group: Group, mode: str) -> None:
     elif mode == "work":
         forcing.worker_cannot_come(world, group)
         stepping.queue_step(world, adv, stepping.LOOK_AGAIN)
+    elif mode == "heal":
+        stepping.queue_step(world, adv, stepping.LOOK_AGAIN)  # no way to it: later
     else:
         if adv.stuck_since is None:
             adv.stuck_since = world.now

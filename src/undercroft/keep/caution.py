@@ -4,10 +4,10 @@ A group enters Caution when a member sets off a trap, or enters a corridor 1 til
 or sees old blood or burn remains (once per area) (K-CAUT-02). In Caution each member moves
 20% slower (K-CAUT-03, :data:`undercroft.keep.stepping.CAUTION_PACE`) and gains +1 to
 discover, disarm and resist traps; +2 once a member sets off a trap while the group is
-already in Caution. Caution lasts until the group's next combat (the combat rules). A group
-in Caution that discovers a trap leaves Caution, and from then on corridors no longer put
-it in Caution (K-CAUT-04). Inside a gas sprayer's gas an adventurer loses the Caution bonus
-(K-LEARN-06).
+already in Caution. Caution lasts until the group's next combat (a member attacking or
+attacked). A group in Caution that discovers a trap leaves Caution, and from then on
+corridors no longer put it in Caution (K-CAUT-04). Inside a gas sprayer's gas an
+adventurer loses the Caution bonus (K-LEARN-06).
 
 Ruling R-K-CAUT-02: a corridor 1 tile wide is a floor tile (not a door) with impassable
 tiles on two opposite sides; remains are left where a mechanism whose effect the content
@@ -64,6 +64,12 @@ def trap_set_off(world: World, group: Group) -> None:
     _set(world, group, level, "trap", ("K-CAUT-02", "K-CAUT-03"))
 
 
+def combat(world: World, group: Group) -> None:
+    """K-CAUT-03: Caution lasts until the group's next combat."""
+    if group.caution:
+        _set(world, group, 0, "combat", ("K-CAUT-03",))
+
+
 def discovered(world: World, group: Group) -> None:
     """K-CAUT-04: a group in Caution that discovers a trap leaves Caution for good of
     corridors."""
@@ -75,7 +81,7 @@ def discovered(world: World, group: Group) -> None:
 def corridors(world: World) -> NDArray[np.bool_]:
     """Ruling R-K-CAUT-02: floor tiles with impassable tiles on two opposite sides, next to
     another such tile along the way through (a gap in a wall is a doorway, not a corridor)."""
-    cache = world.cached("corridors")
+    cache = world.cached("corridors", world.ground())
     found: NDArray[np.bool_] | None = cache.get("map")
     if found is None:
         grid = world.grid

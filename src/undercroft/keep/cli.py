@@ -23,6 +23,7 @@ from undercroft.clikit import (
     interrupted,
     interruptible,
     progress,
+    warn,
     writing,
 )
 from undercroft.core.events import StreamingLog
@@ -47,7 +48,7 @@ def run_keep(
     scenario: Annotated[
         str | None,
         typer.Option(
-            help="A shipped scenario name (trapworks, trapworks-40, warrens) or a TOML path "
+            help="A shipped scenario name (undercroft list scenarios) or a TOML path "
             "(default: trapworks)."
         ),
     ] = None,
@@ -82,8 +83,13 @@ def run_keep(
         list[str] | None,
         typer.Option(help="At the end, show what this adventurer (adv:N-M) knows (repeatable)."),
     ] = None,
+    explain: Annotated[
+        bool, typer.Option(help="End every line of the invasion account with its rule IDs.")
+    ] = False,
 ) -> None:
     """Run a keep scenario: a day-by-day account and a summary of the workload."""
+    if quiet and explain:
+        warn("--explain shows the rule IDs of the account, which --quiet leaves out: ignored.")
     options = _invasion_options(invasions, resume)
     _check_inspect(inspect or [])
     if resume is not None:
@@ -109,7 +115,7 @@ def run_keep(
     written: list[str] = []
     try:
         sink = _open_log(world, log)
-        account = _attach_account(world)
+        account = _attach_account(world, explain)
         _run_days(world, total, quiet, account)
         summary = world.close_log()
         if log is not None:
@@ -258,6 +264,15 @@ _LABELS = {
     "invasions": "invasions",
     "adventurers": "adventurers who came",
     "escaped": "  who walked out alive",
+    "dead": "  who died",
+    "captured": "  captures made",
+    "prisoners": "  prisoners held at the end",
+    "wounds": "wounds (both sides, traps included)",
+    "knocked_out": "knocked out (both sides)",
+    "minions_dead": "your minions who died",
+    "creatures_dead": "creatures who died",
+    "master": "the Master",
+    "master_died_day": "  died on day",
     "treasure_taken": "treasure carried off",
     "doors_forced": "doors picked or bashed open",
     "traps_set_off_by_adventurers": "traps set off by adventurers",
@@ -271,7 +286,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
     table.add_column("what")
     table.add_column("value", justify="right")
     for key, label in _LABELS.items():
-        if key in summary:
+        if summary.get(key) is not None:
             table.add_row(label, str(summary[key]))
     out.print(table)
 
@@ -285,11 +300,11 @@ def _check_inspect(inspect: list[str]) -> None:
             fail(f"--inspect {adv_id!r}: an adventurer is named adv:N-M (invasion N, member M).")
 
 
-def _attach_account(world: World) -> InvasionAccount | None:
+def _attach_account(world: World, explain: bool = False) -> InvasionAccount | None:
     """With invasions on, the account reads the events as they are logged."""
     if not world.options.invasions:
         return None
-    account = InvasionAccount()
+    account = InvasionAccount(explain=explain)
     world.attach_log(TeeLog(world.log, account))
     return account
 

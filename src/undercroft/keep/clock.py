@@ -91,6 +91,11 @@ class Priority(enum.IntEnum):
     """The invasion director's hourly draw or a group setting out (K-TIME-01..07)."""
     ADVENTURER = 7
     """An adventurer's next step or a piece of its work (ruling R-K-MOVE-01)."""
+    FIGHT = 8
+    """A being of your side taking its turn in a fight (ruling R-K-STANCE-02)."""
+    FALLEN = 9
+    """A fallen being wakes or bleeds to death (K-WAKE-02); a trap's hold, terror or
+    spiders end (K-TRAP-03)."""
 
 
 @dataclass(frozen=True, order=True, slots=True)

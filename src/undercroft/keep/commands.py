@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
-from undercroft.keep import invasions
+from undercroft.keep import fighters, invasions
 from undercroft.keep.actors import Job, Side, Stance
 
 if TYPE_CHECKING:
@@ -467,13 +467,20 @@ def _set_stance(world: World, cmd: Any) -> CommandResult:
 
 
 def _order_attack(world: World, cmd: Any) -> CommandResult:
+    """K-LOCK-03: the keeper points the minion at an enemy: it knows where it is, goes for
+    it whatever its stance, and may open doors to reach it (``fighters``)."""
     assert isinstance(cmd, OrderAttack)
     minion = world.minion(cmd.minion)
     target = world.being(cmd.target)
     if target is minion or target.side() not in (Side.ENEMY, Side.WILD):
         raise CommandError(f"{cmd.target} is not an enemy of {cmd.minion}")
+    if not target.present or not target.up:
+        raise CommandError(f"{cmd.target} is not up and about to be attacked")
     if target.id not in minion.attack_orders:
         minion.attack_orders.append(target.id)
+    at = target.pos_at(world.now)
+    minion.foes[target.id] = [at.x, at.y]
+    fighters.consider(world, minion)
     return CommandResult(True, rules=("K-LOCK-03",))
 
 

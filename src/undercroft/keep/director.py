@@ -10,7 +10,8 @@
 * K-TIME-04: the indicator's word and this hour's exact chance (:func:`indicator`).
 * K-TIME-05/06: no draw while a Rite of Storms lasts, the way from the Surface is cut
   (a scenario happening) or no edge portal reaches the sanctum; the limit runs on and,
-  when it runs out while stopped, a new one of the same length starts.
+  when it runs out while stopped, a new one of the same length starts. Ruling
+  R-K-AFTER-02: once the Master is dead nothing comes any more (``master_dead``).
 * K-TIME-07, K-SIZE-02: a settlement's host, a Hostile camp's warriors and a fugitive's
   pursuers come instead of the next invasion, at once or when the one under way ends.
 
@@ -118,6 +119,9 @@ def start(world: World) -> None:
 def stopped_reason(world: World) -> str | None:
     """K-TIME-05: why no invasion can come now (None: one can)."""
     d = world.invasion.director
+    master = world.beings.get("master")
+    if master is not None and master.condition.value == "dead":
+        return "master_dead"  # ruling R-K-AFTER-02: the keeper's game is over
     if d.rite_until > world.now:
         return "rite_of_storms"
     if d.cut_off:
@@ -141,8 +145,15 @@ def note_stop(world: World) -> str | None:
 
 
 def begin(world: World) -> None:
-    """K-TIME-01: roll the hour of day 2 the first invasion comes, and queue it."""
+    """K-TIME-01: roll the hour of day 2 the first invasion comes, and queue it.
+
+    Ruling R-K-TIME-06: a scenario that starts after invasions have come (or after day 2)
+    begins as if one had just ended: a K-TIME-03 limit for the day starts at once.
+    """
     d = world.invasion.director
+    if d.next_number > 1 or world.now >= day_start(3):
+        start_limit(world, world.now, ("K-TIME-03", "R-K-TIME-06"))
+        return
     hour, event = first_hour(world.streams["director"])
     world.emit(event)
     d.first_minute = day_start(2) + hour * MINUTES_PER_HOUR
@@ -198,6 +209,8 @@ def draw(world: World) -> bool:
 
 
 def _queue(world: World, minute: int, what: str) -> None:
+    if stopped_reason(world) == "master_dead":
+        return  # ruling R-K-AFTER-02: nothing more to wait for
     world.schedule(minute, Priority.DIRECTOR, "director", world.invasion.director.token, what)
 
 

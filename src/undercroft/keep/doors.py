@@ -43,8 +43,9 @@ def sync(world: World, door: Door) -> None:
 
 
 def settle(world: World, door: Door, by: str, rules: tuple[str, ...]) -> None:
-    """Move the door to its resting position, logging the change if there is one."""
-    target = rests_open(door)
+    """Move the door to its resting position, logging the change if there is one. A door
+    cannot close on someone standing in the doorway (ruling R-K-DOOR-01)."""
+    target = rests_open(door) or door.pos in world.bodies
     if door.open != target:
         door.open = target
         if target:
@@ -109,6 +110,32 @@ def pass_through(world: World, door: Door, being: Being) -> bool:
     world.emit(Event("door.opened", rules, {"door": door.id, "by": being.id}))
     world.emit(Event("door.closed", ("K-DOOR-03",), {"door": door.id, "by": being.id}))
     return True
+
+
+def step_in(world: World, door: Door, being: Being) -> bool:
+    """A tile stepper (an adventurer, a being in a fight) steps into the doorway: it opens
+    the door if it may (K-DOOR-08; an armed lock stops those K-LOCK-02 stops), and the door
+    stays open while it stands there (ruling R-K-DOOR-01); False if a lock stopped it."""
+    if door.open:
+        return True
+    lock = world.lock_of(door)
+    if lock is not None and lock.armed and not locks.may_pass_locks(being):
+        return False
+    closed_by_trigger = door.trigger_on and door.held_open
+    rules = ("K-DOOR-03", "K-DOOR-08") if closed_by_trigger else ("K-DOOR-03",)
+    if lock is not None and lock.armed:
+        rules = (*rules, "K-LOCK-02")
+    door.open = True
+    world.emit(Event("door.opened", rules, {"door": door.id, "by": being.id}))
+    sync(world, door)
+    return True
+
+
+def step_out(world: World, door: Door, by: str) -> None:
+    """Nobody stands in the doorway any more: it closes behind them if it rests closed
+    (K-DOOR-03)."""
+    if door.open and not rests_open(door) and door.pos not in world.bodies:
+        settle(world, door, by, ("K-DOOR-03",))
 
 
 def breach(world: World, door: Door, by: str) -> None:

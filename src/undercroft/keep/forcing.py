@@ -34,11 +34,10 @@ from typing import TYPE_CHECKING
 from undercroft.core.dice import chance_event
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
-from undercroft.keep import caution, doors, routes, stepping, traps
+from undercroft.keep import caution, doors, perception, routes, stepping, traps
 from undercroft.keep.clock import TICKS_PER_MINUTE
 from undercroft.keep.invaders import Adventurer
 from undercroft.keep.invasion_state import Group, GroupJob
-from undercroft.keep.perception import perception_range
 from undercroft.keep.structures import Door, PartState, Trigger
 
 if TYPE_CHECKING:
@@ -73,7 +72,7 @@ def door_ahead(world: World, adv: Adventurer, group: Group, goals: set[Pos]) -> 
 
     True if the group chose the way round (its members plan again).
     """
-    reach = perception_range(adv.attributes.stalk)
+    reach = perception.perception_range(adv.attributes.stalk)
     if adv.doors_ahead is None:
         adv.doors_ahead = [p for p in adv.path if world.door_id_at(p) is not None]
     for p in adv.doors_ahead:
@@ -130,7 +129,7 @@ def best(world: World, group: Group, attribute: str) -> Adventurer | None:
     who can come to the work without passing what the work is for (not one on the far
     side of the door)."""
     job = group.job
-    on_map = [m for m in members(world, group) if m.on_map]
+    on_map = [m for m in members(world, group) if m.on_map and m.up]
     if job is not None:
         on_map = [m for m in on_map if _can_come(world, m, group, job)]
     if not on_map:
@@ -228,6 +227,9 @@ def worker_ready(world: World, group: Group) -> None:
         return
     worker = world.beings[job.worker]
     assert isinstance(worker, Adventurer)
+    if not worker.up or not worker.on_map:
+        worker_cannot_come(world, group)  # it fell: another takes the work, or it is dropped
+        return
     if worker.pos != job.approach or worker.busy is not None:
         if worker.busy is None:
             stepping.queue_step(world, worker, 1)
@@ -245,7 +247,13 @@ def worker_cannot_come(world: World, group: Group) -> None:
         return
     who = world.bodies.get(job.approach)
     mate = world.beings.get(who) if who else None
-    if isinstance(mate, Adventurer) and mate.invasion == group.number and mate.busy is None:
+    if (
+        isinstance(mate, Adventurer)
+        and mate.invasion == group.number
+        and mate.busy is None
+        and mate.up
+        and mate.id != job.worker
+    ):
         job.worker = mate.id
         worker_ready(world, group)
         return
@@ -327,11 +335,14 @@ def _force_attempt(world: World, adv: Adventurer, group: Group, job: GroupJob) -
                     "by": adv.id,
                     "attempts": job.attempts,
                     "minutes": world.now - job.started,
+                    "at": [door.pos.x, door.pos.y],
                 },
             )
         )
         _end(world, adv, group, job)
         return
+    if job.method == "bash":
+        perception.noise(world, door.pos, "bash", adv.id)  # K-PERC-03: a failed bash
     job.fails[job.method] = job.fails.get(job.method, 0) + 1
     if job.fails[job.method] < FAILURES:
         worker_ready_again(world, adv, group)
@@ -350,7 +361,13 @@ def _force_attempt(world: World, adv: Adventurer, group: Group, job: GroupJob) -
         Event(
             "door.given_up",
             ("K-FORCE-04",),
-            {"group": group.number, "door": door.id, "attempts": job.attempts},
+            {
+                "group": group.number,
+                "door": door.id,
+                "attempts": job.attempts,
+                "minutes": world.now - job.started,
+                "at": [door.pos.x, door.pos.y],
+            },
         )
     )
     _end(world, adv, group, job)

@@ -8,13 +8,16 @@ can carry (the content's chance, a ``chance`` event), then leave; a rescue group
 soon as it has freed the prisoners (K-AFTER-01). Once the Master is dead or out of reach the
 survivors scatter to take treasure and leave.
 
-Ruling R-K-AFTER-01: until the combat rules land nobody fights (K-DEF-01: traps, doors and
-locks only slow a group), so a group that reaches the Master's side cannot kill him: the
-log says it *reached* him (``invasion.goal`` with ``outcome`` ``reached``, never ``met``)
-and, the Master being out of its reach, it scatters for treasure as K-AFTER-01 says. A group
-that cannot get to its goal at all (every way given up, K-FORCE-04) does the same. A goal
-that vanishes while the group is inside (the last treasure taken by others) turns it to the
-Master, as K-INV-02 does before arrival. Members leave by the portal their group came in by.
+Ruling R-K-AFTER-01: a group sent for the Master goes to his side and fights him there
+(:mod:`undercroft.keep.skirmish`); when he dies (K-KO-04) the group that killed him has
+met its goal, and every other group that came for him finds its goal gone: each scatters
+for treasure as K-AFTER-01 says (ruling R-K-AFTER-02: with the Master dead no invasion
+comes any more). A group that cannot get to its goal at all (every way given up,
+K-FORCE-04) does the same (``out_of_reach``). A goal that vanishes while the group is
+inside (the last treasure taken by others) turns it to the Master, as K-INV-02 does before
+arrival. A Cleric (the ``heal`` ability) goes first to a fallen groupmate within 10 tiles
+and heals it (K-WAKE-01). Members leave by the portal their group came in by; the invasion
+ends when every member has left, died or been captured.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from typing import TYPE_CHECKING
 from undercroft.core.dice import chance_event
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
-from undercroft.keep import stepping
+from undercroft.keep import director, fallen, stepping
+from undercroft.keep.actors import Condition
 from undercroft.keep.clock import TICKS_PER_MINUTE, Priority
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Feature, Group
@@ -57,12 +61,38 @@ def available(world: World, goal: str) -> bool:
         return bool(prisoners(world))
     if goal == "wreck_altar":
         return bool(altars(world))
+    return master_alive(world)
+
+
+def master_alive(world: World) -> bool:
     master = world.beings.get("master")
-    return master is not None and master.present
+    return master is not None and master.present and master.condition is not Condition.DEAD
+
+
+HEAL_TILES = 10
+"""A healer goes to a fallen groupmate this near (ruling R-K-WAKE-01)."""
+
+
+def patient(world: World, group: Group, adv: Adventurer) -> Adventurer | None:
+    """The fallen groupmate a healer goes to: unconscious on the map, not carried, within
+    :data:`HEAL_TILES` (the nearest, then the lower member number)."""
+    if "heal" not in adv.abilities:
+        return None
+    found = [
+        m
+        for mid in group.members
+        if isinstance(m := world.beings.get(mid), Adventurer)
+        and m is not adv
+        and m.where is Whereabouts.IN
+        and m.condition is Condition.UNCONSCIOUS
+        and m.carried_by is None
+        and m.pos.chebyshev(adv.pos) <= HEAL_TILES
+    ]
+    return min(found, key=lambda m: (m.pos.chebyshev(adv.pos), m.member)) if found else None
 
 
 def _beside(world: World, pos: Pos) -> set[Pos]:
-    cache = world.cached("beside")
+    cache = world.cached("beside", world.ground())
     found: set[Pos] | None = cache.get(pos)
     if found is None:
         solid = world.solid()
@@ -93,9 +123,15 @@ def targets(world: World, group: Group, adv: Adventurer) -> tuple[str, set[Pos]]
     job = group.job
     if job is not None and job.worker == adv.id:
         return "work", {job.approach}
-    if group.phase == "in":
-        if not available(world, group.goal):
+    fallen_mate = patient(world, group, adv)
+    if fallen_mate is not None:
+        return "heal", _beside(world, fallen_mate.pos)
+    if group.phase == "in" and not available(world, group.goal):
+        if group.goal == "kill_master" and not master_alive(world):
+            _master_gone(world, group, adv)  # K-AFTER-01: he is dead: scatter for treasure
+        else:
             _goal_gone(world, group)
+    if group.phase == "in":
         return "goal", goal_tiles(world, group)
     if group.phase == "after" and adv.aim is None and adv.treasure < adv.carry and piles(world):
         return "treasure", {f.pos for f in piles(world)}
@@ -128,20 +164,49 @@ def out_of_reach(world: World, group: Group, adv: Adventurer) -> None:
 
 
 def reached(world: World, group: Group, adv: Adventurer) -> None:
-    """A member stands at the goal: reach the Master, or start the work there."""
+    """A member stands at the goal: beside the Master it fights him (its next step, the
+    skirmish); elsewhere it starts the work there."""
     if group.goal == "kill_master":
-        group.goal_met = "reached"
-        world.emit(
-            Event(
-                "invasion.goal",
-                ("K-INV-01", "K-AFTER-01", "R-K-AFTER-01"),
-                {"number": group.number, "goal": group.goal, "outcome": "reached", "by": adv.id},
-            )
-        )
-        after_goal(world, group, adv)
-        stepping.queue_step(world, adv, 1)
+        stepping.queue_step(world, adv, stepping.LOOK_AGAIN // 10)
         return
     _work(world, adv, group.goal)
+
+
+def master_died(world: World, killer: str) -> None:
+    """K-KO-04: the Master is dead. The group that killed him met its goal; every other
+    group that came for him scatters for treasure (K-AFTER-01, ruling R-K-AFTER-01);
+    no invasion comes any more (ruling R-K-AFTER-02)."""
+    slayer = world.beings.get(killer)
+    for group in list(world.invasion.groups.values()):
+        if group.phase != "in" or group.goal != "kill_master":
+            continue
+        if isinstance(slayer, Adventurer) and slayer.invasion == group.number:
+            _met(world, group, slayer)
+            after_goal(world, group, slayer)
+        else:
+            first = _first_up(world, group)
+            if first is not None:
+                _master_gone(world, group, first)
+    director.note_stop(world)
+
+
+def _first_up(world: World, group: Group) -> Adventurer | None:
+    for mid in group.members:
+        m = world.beings.get(mid)
+        if isinstance(m, Adventurer) and m.where is Whereabouts.IN and m.up:
+            return m
+    return None
+
+
+def _master_gone(world: World, group: Group, adv: Adventurer) -> None:
+    world.emit(
+        Event(
+            "invasion.goal",
+            ("K-AFTER-01", "R-K-AFTER-01"),
+            {"number": group.number, "goal": group.goal, "outcome": "master_dead", "by": adv.id},
+        )
+    )
+    after_goal(world, group, adv)
 
 
 def _work(world: World, adv: Adventurer, what: str) -> None:
@@ -153,6 +218,21 @@ def _work(world: World, adv: Adventurer, what: str) -> None:
 def at_treasure(world: World, adv: Adventurer) -> None:
     """After the goal: a member on a pile takes what it can carry."""
     _work(world, adv, "steal_treasure")
+
+
+def at_patient(world: World, adv: Adventurer, group: Group) -> None:
+    """A healer beside a fallen groupmate: it heals it (K-WAKE-01)."""
+    adv.busy = "heal"
+    ticks = world.ruleset.combat.heal_seconds * TICKS_PER_MINUTE // 60
+    stepping.queue_work(world, adv, max(1, ticks), 0)
+
+
+def healed(world: World, adv: Adventurer, group: Group) -> None:
+    adv.busy = None
+    found = patient(world, group, adv)
+    if found is not None and found.pos.manhattan(adv.pos) <= 1:
+        fallen.heal(world, adv, found)
+    stepping.queue_step(world, adv, 1)
 
 
 def work_done(world: World, adv: Adventurer, group: Group) -> None:
@@ -190,6 +270,8 @@ def _take(world: World, adv: Adventurer, group: Group) -> None:
 def _free(world: World, adv: Adventurer, group: Group) -> None:
     for prisoner in prisoners(world):
         if prisoner.pos.manhattan(adv.pos) == 1:
+            if prisoner.condition is Condition.UNCONSCIOUS:
+                fallen.heal(world, adv, prisoner)  # its rescuers rouse it (R-K-WAKE-01)
             prisoner.where = Whereabouts.IN  # K-LEARN-07: it kept its knowledge and bonuses
             prisoner.invasion = group.number  # it walks out with its rescuers
             group.members.append(prisoner.id)
@@ -287,9 +369,18 @@ def leave(world: World, adv: Adventurer, group: Group) -> None:
     world.invasion.count("treasure", adv.treasure)
     if "cartographer" in adv.traits and adv.faction not in world.invasion.cartographers:
         world.invasion.cartographers.append(adv.faction)  # K-DOOR-02
-    gone = all(
-        isinstance(m := world.beings[mid], Adventurer) and m.where is Whereabouts.LEFT
+    check_gone(world, group)
+
+
+GONE = (Whereabouts.LEFT, Whereabouts.DEAD, Whereabouts.PRISONER)
+
+
+def check_gone(world: World, group: Group) -> None:
+    """The invasion ends when every member has left, died or been captured."""
+    if group.phase == "ended":
+        return
+    if all(
+        isinstance(m := world.beings.get(mid), Adventurer) and m.where in GONE
         for mid in group.members
-    )
-    if gone:
+    ):
         world.schedule(world.now, Priority.DIRECTOR, "invasion_end", group.number)

@@ -19,11 +19,11 @@ from pydantic import Field, model_validator
 
 from undercroft.core.content import Schema, load, register_kind, validate
 from undercroft.keep.attributes import Attributes
+from undercroft.keep.equipment import Armour, Helmet, Weapon, WeaponSchema
 
 GOALS = ("kill_master", "steal_treasure", "rescue_prisoners", "wreck_altar")
 """K-INV-01: what a group comes for (the arrival card shows it, K-INV-02)."""
 Goal = Literal["kill_master", "steal_treasure", "rescue_prisoners", "wreck_altar"]
-Armour = Literal["none", "cloth", "leather", "chain", "plate"]
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 Level = Annotated[int, Field(ge=0, le=10)]
 
@@ -46,16 +46,10 @@ class ClassSchema(Schema):
     per_level: AttributeSchema = AttributeSchema()
     seconds_per_tile: Annotated[int, Field(ge=1, le=3600)] = 60
     carry: Annotated[int, Field(ge=0)] = 1
-    abilities: list[Literal["detect_traps"]] = Field(default_factory=list)
+    abilities: list[Literal["detect_traps", "heal"]] = Field(default_factory=list)
     weapon: str
     armour: Armour = "none"
-    helmet: Annotated[int, Field(ge=0, le=100)] = 0
-
-
-class WeaponSchema(Schema):
-    name: str
-    blunt: bool = False
-    ranged: bool = False
+    helmet: Helmet = 0
 
 
 class TraitSchema(Schema):
@@ -288,7 +282,7 @@ class AdventurerContent:
     name: str
     warriors_class: str
     classes: Mapping[str, AdventurerClass]
-    weapons: Mapping[str, Mapping[str, Any]]
+    weapons: Mapping[str, Weapon]
     traits: Mapping[str, Trait]
     factions: Mapping[str, Faction]
     members_curve: tuple[tuple[int, float], ...]
@@ -379,7 +373,7 @@ class AdventurerContent:
                 )
                 for k, c in s.classes.items()
             },
-            weapons={k: w.model_dump() for k, w in s.weapon.items()},
+            weapons={k: Weapon.from_schema(k, w) for k, w in s.weapon.items()},
             traits={
                 k: Trait(k, t.name, t.chance, tuple(t.classes), _attrs(t.attributes))
                 for k, t in s.trait.items()

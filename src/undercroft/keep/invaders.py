@@ -5,8 +5,8 @@ An :class:`Adventurer` is a being of the enemy side (it sets off your traps, K-O
 M of invasion N (prisoners a scenario starts with are of invasion 0). Besides its class,
 level, traits and attributes it carries its own knowledge of your triggers (K-KNOW-01) and
 its learning bonuses (K-LEARN-02..04), kept until it dies or leaves the map (K-LEARN-07).
-Equipment slots and the wound state are here for the combat rules (K-KO-*, K-HEAD-*), which
-do not exist yet: nobody is wounded and everyone stays conscious.
+Its equipment and its state in a fight (wounds, unconscious or dead) are the being's
+(:class:`~undercroft.keep.actors.Being`).
 
 Adventurers walk tile by tile (ruling R-K-MOVE-01): their time is kept in ticks
 (:data:`undercroft.keep.clock.TICKS_PER_MINUTE`), their way ahead is a list of tiles
@@ -40,6 +40,8 @@ class Whereabouts(enum.Enum):
     """Walked out at a portal, alive (it escaped: K-DOOR-02); its bonuses are gone."""
     PRISONER = "prisoner"
     """Held in your dungeon; keeps its knowledge and bonuses (K-LEARN-07)."""
+    DEAD = "dead"
+    """Died in your dungeon (K-KO-02); its bonuses are gone (K-LEARN-07)."""
 
 
 @dataclass(eq=False)
@@ -78,12 +80,8 @@ class Adventurer(Being):
     """Where it goes on its own (a treasure pile after the goal), if anywhere."""
     noticed: list[str] = field(default_factory=list)
     """K-PERC-01: enemies (your beings) it has seen, first sighting first."""
-    equipment: dict[str, Any] = field(default_factory=dict)
-    """Weapon, armour, helmet: for the combat rules (K-KO-02/03, K-HEAD-01)."""
-    wounds: list[dict[str, Any]] = field(default_factory=list)
-    """Wounds taken (the combat rules, K-KO-01); none until they land."""
-    conscious: bool = True
-    """K-KNOW-02, K-LEARN-01 count only conscious adventurers (all are, until combat)."""
+    captured_at: int | None = None
+    """K-AFTER-02: the minute it was captured (a prisoner of this dungeon from then)."""
     left_at: int | None = None
     stuck_since: int | None = None
     """The minute it found no way anywhere (cleared when it walks again)."""
@@ -144,7 +142,6 @@ class Adventurer(Being):
             "level": self.level,
             "traits": list(self.traits),
             "faction": self.faction,
-            "equipment": dict(self.equipment),
             "where": self.where.value,
         }
 
@@ -171,9 +168,7 @@ class Adventurer(Being):
             "busy": self.busy,
             "aim": [self.aim.x, self.aim.y] if self.aim else None,
             "noticed": list(self.noticed),
-            "equipment": dict(self.equipment),
-            "wounds": list(self.wounds),
-            "conscious": self.conscious,
+            "captured_at": self.captured_at,
             "left_at": self.left_at,
             "stuck_since": self.stuck_since,
             "waiting_on": [self.waiting_on.x, self.waiting_on.y] if self.waiting_on else None,
@@ -208,9 +203,7 @@ class Adventurer(Being):
             busy=data["busy"],
             aim=Pos(int(data["aim"][0]), int(data["aim"][1])) if data["aim"] else None,
             noticed=[str(n) for n in data["noticed"]],
-            equipment=dict(data["equipment"]),
-            wounds=list(data["wounds"]),
-            conscious=bool(data["conscious"]),
+            captured_at=data.get("captured_at"),
             left_at=data["left_at"],
             stuck_since=data["stuck_since"],
             waiting_on=Pos(*data["waiting_on"]) if data["waiting_on"] else None,

@@ -18,7 +18,7 @@ The director (:mod:`undercroft.keep.director`) says *when*; this module brings t
   day) and shows its card; that group is the next one to come.
 * K-TIME-07, K-SIZE-02: hosts, warriors and pursuers wait in line and come as soon as no
   invasion is under way and none is stopped.
-* The end: when every member is gone (walked out; dead or captured when combat lands), the
+* The end: when every member is gone (walked out, died or was captured), the
   ``invasion.ended`` event, and the director starts the next limit (K-TIME-03).
 """
 
@@ -263,7 +263,9 @@ def new_adventurer(
         abilities=klass.abilities,
         ticks_per_tile=klass.seconds_per_tile * TICKS_PER_MINUTE // 60,
         carry=klass.carry,
-        equipment={"weapon": klass.weapon, "armour": klass.armour, "helmet": klass.helmet},
+        weapon=klass.weapon,
+        armour=klass.armour,
+        helmet=klass.helmet,
     )
     adv.present = False
     world.beings[adv.id] = adv
@@ -272,7 +274,7 @@ def new_adventurer(
 
 def _portal(world: World) -> tuple[Pos, bool]:
     """K-INV-03: most pick a portal with a dry way; some one across water (R-K-INV-01)."""
-    cache = world.cached("portals")
+    cache = world.cached("portals", world.ground())
     found = cache.get("portals")
     if found is None:
         dry_finder = Pathfinder(world.grid, DoorPassage.ALL, water_cost=0)
@@ -381,6 +383,8 @@ def end(world: World, group: Group) -> None:
                 "goal": group.goal,
                 "goal_met": group.goal_met,
                 "escaped": [a.id for a in advs if a.where is Whereabouts.LEFT],
+                "dead": [a.id for a in advs if a.where is Whereabouts.DEAD],
+                "captured": [a.id for a in advs if a.where is Whereabouts.PRISONER],
                 "treasure": sum(a.treasure for a in advs),
                 "minutes": world.now - group.arrived,
             },

@@ -1,12 +1,14 @@
 """Minion jobs: the work waiting to be done, who takes it, and doing it.
 
 Work is a list of :class:`Task` s: rearm a part (K-REARM-02, K-DECAY-02), build at a site
-(K-BUILD-01), carry metal to a site (K-BUILD-01), restore a breached door (K-FORCE-05).
+(K-BUILD-01), carry metal to a site (K-BUILD-01), restore a breached door (K-FORCE-05),
+carry a fallen being where it belongs (K-WAKE-01, K-AFTER-02, ruling R-K-WAKE-02).
 A job decides which tasks a minion takes (:data:`TIERS`): Traps-job minions rearm and
-build, and carry metal only when no trap work is open; Chores-job minions carry metal and
-restore doors (ruling R-K-BUILD-01). Whenever work appears or a minion comes free, each
-idle minion in id order takes the open task it can reach soonest, ties to the oldest task
-(ruling R-K-JOB-01). No dice: the choice is a fixed function of the state.
+build, and carry metal and the fallen only when no trap work is open; Chores-job minions
+carry metal, restore doors and carry the fallen (ruling R-K-BUILD-01). Whenever work
+appears or a minion comes free, each idle minion in id order takes the open task it can
+reach soonest, ties to the oldest task (ruling R-K-JOB-01). No dice: the choice is a
+fixed function of the state.
 
 The time a minion spends on a task, walking included, is its workload (K-DECAY-04),
 counted per job and per day by :mod:`undercroft.keep.stats`.
@@ -21,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
-from undercroft.keep import building, doors, movement, traps
-from undercroft.keep.actors import Job, Minion
+from undercroft.keep import building, doors, fallen, movement, traps
+from undercroft.keep.actors import Condition, Job, Minion
 from undercroft.keep.clock import Priority
 from undercroft.keep.structures import Door, Site, TrapPart, Trigger
 
@@ -41,13 +43,21 @@ class TaskKind(enum.Enum):
     """Carry a load of metal from the stockpile to a site (K-BUILD-01)."""
     RESTORE_DOOR = "restore_door"
     """Close a breached door and re-arm its lock (K-FORCE-05)."""
+    CARRY = "carry"
+    """Carry a fallen being to its bed, a cell, a pyre or a butcher table, or kill an
+    unconscious adventurer where it lies (K-WAKE-01, K-AFTER-02, ruling R-K-WAKE-02)."""
+    HEAL = "heal"
+    """Heal a fallen being of your side, or a bleeding prisoner (K-WAKE-01): a minion
+    with the ``heal`` ability's work, before any other (ruling R-K-WAKE-02)."""
 
 
 TIERS: Mapping[Job, Mapping[TaskKind, int]] = {
-    Job.TRAPS: {TaskKind.REARM: 0, TaskKind.BUILD: 0, TaskKind.HAUL: 1},
-    Job.CHORES: {TaskKind.RESTORE_DOOR: 0, TaskKind.HAUL: 0},
+    Job.TRAPS: {TaskKind.REARM: 0, TaskKind.BUILD: 0, TaskKind.HAUL: 1, TaskKind.CARRY: 1},
+    Job.CHORES: {TaskKind.RESTORE_DOOR: 0, TaskKind.HAUL: 0, TaskKind.CARRY: 0},
+    Job.FIGHTING: {TaskKind.CARRY: 0},
 }
-"""Which tasks each job takes, lower tiers first (K-BUILD-01, K-REARM-02, K-FORCE-05)."""
+"""Which tasks each job takes, lower tiers first (K-BUILD-01, K-REARM-02, K-FORCE-05,
+R-K-WAKE-02: guards, out of a fight, carry the living fallen, never the dead)."""
 
 
 @dataclass(eq=False)
@@ -62,9 +72,11 @@ class Task:
     phase: str = "go"
     load: int = 0
     token: int = 0
+    to: list[Any] | None = None
+    """A carry's destination once the body is lifted: ``[where, x, y]``."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "kind": self.kind.value,
             "target": self.target,
@@ -74,6 +86,9 @@ class Task:
             "load": self.load,
             "token": self.token,
         }
+        if self.to is not None:
+            out["to"] = list(self.to)
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Task:
@@ -86,6 +101,7 @@ class Task:
             str(data["phase"]),
             int(data["load"]),
             int(data["token"]),
+            list(data["to"]) if data.get("to") is not None else None,
         )
 
 
@@ -124,21 +140,88 @@ def target_pos(world: World, task: Task) -> Pos:
     if task.kind is TaskKind.HAUL and task.phase in ("go", "fetch"):
         assert world.stockpile is not None
         return world.stockpile.pos
+    if task.kind is TaskKind.CARRY:
+        if task.phase == "carry" and task.to is not None:
+            return Pos(int(task.to[1]), int(task.to[2]))
+        return world.beings[task.target].pos  # (stale carries are dropped first)
+    if task.kind is TaskKind.HEAL:
+        return world.beings[task.target].pos
     return world.structure(task.target).pos
+
+
+def _suits(world: World, minion: Minion, task: Task) -> bool:
+    """A guard carries only the living (R-K-WAKE-02)."""
+    if minion.job is Job.FIGHTING and task.kind is TaskKind.CARRY:
+        body = world.beings.get(task.target)
+        return body is not None and body.condition is Condition.UNCONSCIOUS
+    return True
+
+
+def _tier(world: World, tiers: Mapping[TaskKind, int], task: Task) -> int:
+    """The task's tier for this minion; the living are carried before the dead."""
+    tier = tiers[task.kind]
+    if task.kind is TaskKind.CARRY:
+        body = world.beings.get(task.target)
+        if body is not None and body.condition is Condition.DEAD:
+            tier += 1
+    return tier
+
+
+def _free(world: World, minion: Minion) -> bool:
+    """Free to take work: up, not fighting, not held or fleeing, not already busy."""
+    return (
+        minion.task is None
+        and not minion.blind_rage
+        and minion.walk is None
+        and minion.condition is Condition.UP
+        and not minion.fighting
+        and minion.carried_by is None
+        and minion.terror_until < world.now
+        and minion.held_until < world.now
+    )
+
+
+def _stale(world: World, task: Task) -> bool:
+    """An open carry or heal whose body is gone or needs nobody any more (it woke, was
+    freed, died)."""
+    if task.minion is not None:
+        return False
+    if task.kind is TaskKind.CARRY:
+        body = world.beings.get(task.target)
+        return body is None or not fallen.needs_carrying(world, body)
+    if task.kind is TaskKind.HEAL:
+        body = world.beings.get(task.target)
+        return body is None or not fallen.needs_healing(world, body)
+    return False
+
+
+def _tiers(world: World, minion: Minion) -> Mapping[TaskKind, int] | None:
+    """The tasks a minion takes: its job's; a healer heals first whatever its job."""
+    tiers = TIERS.get(minion.job)
+    kind = world.ruleset.minions.get(minion.breed)
+    if kind is not None and "heal" in kind.abilities:
+        return {TaskKind.HEAL: -1, **(tiers or {})}
+    return tiers
 
 
 def dispatch(world: World) -> None:
     """Each idle minion (id order) takes the nearest open task its job allows (R-K-JOB-01)."""
+    for task in [t for t in world.tasks.values() if _stale(world, t)]:
+        del world.tasks[task.id]
     open_tasks = [t for t in world.tasks.values() if t.minion is None]
     if not open_tasks:
         return
     for minion in sorted(world.minions(), key=lambda m: _number(m.id)):
-        if minion.task is not None or minion.blind_rage or minion.walk is not None:
+        if not _free(world, minion):
             continue
-        tiers = TIERS.get(minion.job)
+        tiers = _tiers(world, minion)
         if not tiers:
             continue
-        candidates = [t for t in open_tasks if t.minion is None and t.kind in tiers]
+        candidates = [
+            t
+            for t in open_tasks
+            if t.minion is None and t.kind in tiers and _suits(world, minion, t)
+        ]
         if not candidates:
             continue
         best = _nearest(world, minion, candidates, tiers)
@@ -169,7 +252,7 @@ def _nearest(
             far = -1 if walk is None else walk
         if far < 0:
             continue  # unreachable for now
-        key = (tiers[task.kind], far, task.created, _number(task.id))
+        key = (_tier(world, tiers, task), far, task.created, _number(task.id))
         if best is None or key < best:
             best, chosen = key, task
     return chosen
@@ -210,6 +293,9 @@ def on_arrival(world: World, minion: Minion) -> None:
         building.deliver(world, task, minion)
         finish(world, minion, task)
         return
+    if task.kind is TaskKind.CARRY and task.phase == "carry":
+        _carried_there(world, minion, task)
+        return
     minutes = _work_minutes(world, task)
     if minutes is None:
         finish(world, minion, task)  # nothing left to do here
@@ -235,6 +321,16 @@ def _work_minutes(world: World, task: Task) -> int | None:
         return world.ruleset.build_minutes_for(world.structure(task.target).kind)
     if task.kind is TaskKind.HAUL:
         return world.options.pickup_minutes
+    if task.kind is TaskKind.CARRY:
+        body = world.beings.get(task.target)
+        if body is None or body.carried_by is not None or not fallen.needs_carrying(world, body):
+            return None
+        return world.options.pickup_minutes
+    if task.kind is TaskKind.HEAL:
+        body = world.beings.get(task.target)
+        if body is None or not fallen.needs_healing(world, body):
+            return None
+        return max(1, -(-world.ruleset.combat.heal_seconds // 60))
     door = world.structures.get(task.target)
     if not isinstance(door, Door) or not door.breached:
         return None
@@ -267,6 +363,13 @@ def on_work_done(world: World, args: tuple[Any, ...]) -> None:
         building.load(world, task, minion)
         task.phase = "carry"
         _go(world, minion, task)
+    elif task.kind is TaskKind.CARRY:
+        _lift(world, minion, task)
+    elif task.kind is TaskKind.HEAL:
+        body = world.beings.get(task.target)
+        if body is not None and fallen.needs_healing(world, body):
+            fallen.heal(world, minion, body)
+        finish(world, minion, task)
     else:
         doors.restore(world, world.door(task.target), minion.id)
         finish(world, minion, task)
@@ -280,7 +383,8 @@ def finish(world: World, minion: Minion, task: Task) -> None:
 
 
 def release(world: World, minion: Minion) -> None:
-    """The minion stops its task (new job, Blind Rage, no way there); the work stays open."""
+    """The minion stops its task (new job, Blind Rage, no way there, a fight, a fall); the
+    work stays open (a body it carried is laid down where it is)."""
     task = world.tasks.get(minion.task or "")
     movement.stop(world, minion)
     minion.task = None
@@ -293,7 +397,57 @@ def release(world: World, minion: Minion) -> None:
     if task.kind is TaskKind.HAUL:
         building.drop_haul(world, task, minion)
         world.tasks.pop(task.id, None)
+    if task.kind is TaskKind.CARRY:
+        task.to = None
+        world.tasks.pop(task.id, None)
+        body = world.beings.get(task.target)
+        if body is not None and body.carried_by == minion.id:
+            fallen.drop(world, body)  # laid down; the work is posted again
+        elif body is not None:
+            fallen.post_work(world, body)
     world.request_dispatch()
+
+
+# -- carrying the fallen (K-WAKE-01, K-AFTER-02, ruling R-K-WAKE-02) ------------------------
+
+
+def _lift(world: World, minion: Minion, task: Task) -> None:
+    """Beside the body: pick it up and set off where it belongs (or, to kill an unconscious
+    adventurer, kill it)."""
+    body = world.beings.get(task.target)
+    found = fallen.destination(world, body) if body is not None else None
+    if body is None or found is None or body.carried_by is not None:
+        finish(world, minion, task)
+        return
+    where, at = found
+    if where == "kill":
+        fallen.kill(world, minion, body)
+        finish(world, minion, task)
+        return
+    fallen.lift(world, minion, body)
+    task.phase = "carry"
+    task.to = [where, at.x, at.y]
+    if minion.pos == at or not movement.walk_to(world, minion, at):
+        _carried_there(world, minion, task)
+
+
+def _carried_there(world: World, minion: Minion, task: Task) -> None:
+    body = world.beings.get(task.target)
+    if body is not None and body.carried_by == minion.id and task.to is not None:
+        where, x, y = task.to
+        found = fallen.destination(world, body) if where == "cell" else (where, Pos(x, y))
+        if found is not None and found[1] != Pos(x, y):
+            # The cell was taken meanwhile: on to another free one.
+            task.to = [found[0], found[1].x, found[1].y]
+            if movement.walk_to(world, minion, found[1]):
+                return
+            found = None
+        if found is None:
+            fallen.drop(world, body)
+        else:
+            fallen.deliver(world, minion, body, str(where), Pos(x, y))
+    task.to = None
+    finish(world, minion, task)
 
 
 def on_blocked(world: World, minion: Minion) -> None:
@@ -309,7 +463,7 @@ def _account(world: World, minion: Minion, task: Task) -> None:
 def set_job(world: World, minion: Minion, job: Job) -> None:
     if minion.task is not None:
         task = world.tasks.get(minion.task)
-        if task is None or task.kind not in TIERS.get(job, {}):
+        if task is None or task.kind not in TIERS.get(job, {TaskKind.HEAL: 0}):
             release(world, minion)
     minion.job = job
     world.request_dispatch()

@@ -1,5 +1,6 @@
 """Learning from traps that go off (K-KNOW-02, K-LEARN-01..07), and what else a firing does
-to an invasion (Caution K-CAUT-02, the alarm K-ARR-03, gas K-LEARN-06, remains K-CAUT-02).
+to an invasion (Caution K-CAUT-02, the alarm K-ARR-03; the gas cloud of K-LEARN-06 and the
+remains of K-CAUT-02 are the mechanism's effects, :mod:`undercroft.keep.trap_effects`).
 
 When a trap goes off, those who set it off and every conscious adventurer within 10 tiles
 of its trigger learn where the trigger is (K-KNOW-02) and gain two bonuses (K-LEARN-01): +1
@@ -11,7 +12,9 @@ them; a new group starts with none (K-LEARN-07).
 
 Ruling R-K-LEARN-01: every firing teaches (set off by a walker, a pulled lever, a fumbled
 rearm); the learning point is the trigger, or the mechanism when no trigger is wired. The
-Block bonus is kept for the combat rules, which roll Block.
+lessons come after the trap has done its work: what one learns helps against the next
+trap, and one it knocked out learns nothing (K-LEARN-01: "who is not unconscious"). The
+Block bonus is added when a mechanism of that kind is resisted (K-LEARN-03).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.keep import caution, knowledge, perception
-from undercroft.keep.invaders import Adventurer
+from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.ruleset import Effect
 from undercroft.keep.structures import Mechanism, Trigger
 
@@ -32,17 +35,10 @@ if TYPE_CHECKING:
 def trap_went_off(
     world: World, mech: Mechanism, trigger_id: str | None, by: str, caught: list[str]
 ) -> None:
-    """A mechanism fired: remains and gas stay; nearby adventurers learn; Caution; alarm."""
+    """A mechanism fired: nearby adventurers learn; Caution; the alarm."""
     if not world.options.invasions:
         return
     kind = world.ruleset.mechanisms[mech.kind]
-    if kind.effect is Effect.GAS and kind.duration:
-        world.invasion.gas = [g for g in world.invasion.gas if g["until"] > world.now]
-        world.invasion.gas.append(
-            {"at": [mech.pos.x, mech.pos.y], "area": kind.area, "until": world.now + kind.duration}
-        )
-    if caught and kind.effect.value in world.ruleset.adventurers.remains_from:
-        caution.leave_remains(world, mech.pos, mech.kind, world.invasion.director.next_number - 1)
     on_map = world.adventurers()
     if not on_map:
         return
@@ -50,7 +46,7 @@ def trap_went_off(
     center = trigger.pos if isinstance(trigger, Trigger) else mech.pos
     setter = world.beings.get(by)
     learners = knowledge.near(world, center)
-    if isinstance(setter, Adventurer) and setter.on_map and setter not in learners:
+    if isinstance(setter, Adventurer) and setter.on_map and setter.up and setter not in learners:
         learners.append(setter)
     learn_type = (
         world.ruleset.triggers[trigger.kind].learn_type if isinstance(trigger, Trigger) else None
@@ -103,7 +99,8 @@ def view(world: World, adv: Adventurer) -> dict[str, Any]:
             {"trigger": trigger_id, "kind": getattr(trigger, "kind", None), "at": where, "how": how}
         )
     in_caution = group.caution if group is not None else 0
-    gone = adv.left_at is not None
+    dead = adv.where is Whereabouts.DEAD
+    gone = adv.left_at is not None or dead
     return {
         "id": adv.id,
         "class": adv.breed,
@@ -122,7 +119,13 @@ def view(world: World, adv: Adventurer) -> dict[str, Any]:
         "kept": not gone,
         "treasure": adv.treasure,
         "noticed": list(adv.noticed),
-        "note": "left the map: its knowledge and bonuses went with it (K-LEARN-07)" if gone else "",
+        "note": (
+            "died: its knowledge and bonuses died with it (K-LEARN-07)"
+            if dead
+            else "left the map: its knowledge and bonuses went with it (K-LEARN-07)"
+            if gone
+            else ""
+        ),
     }
 
 

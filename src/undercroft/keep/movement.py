@@ -140,10 +140,13 @@ def on_arrive(world: World, args: tuple[Any, ...]) -> None:
     walk = being.walk
     being.pos = walk.path[-1] if walk.path else walk.origin
     being.walk = None
-    _arrived(world, being)
+    if being.terror_until > world.now:
+        return  # K-TRAP-03: it fled here; it stays until the terror ends
+    arrived(world, being)
 
 
-def _arrived(world: World, being: Being) -> None:
+def arrived(world: World, being: Being) -> None:
+    """A walker is where its walk was going: its work or its visit goes on."""
     from undercroft.keep import jobs, visitors
 
     if isinstance(being, Minion):

@@ -7,9 +7,18 @@ adventurer of an active invasion steps, against the beings of your side (the Mas
 your minions, the creatures of your lairs, the ghost eye), with the lines of sight cached
 per grid version (:meth:`World.sight`).
 
+What your side sees it knows (:attr:`Being.foes`, K-PERC-01): a being of your side that
+sees an adventurer knows where it is, and its stance decides whether it joins the fight
+(:func:`undercroft.keep.fighters.consider`); one in a fight looks again at every turn
+(:func:`defender_looks`). Anyone hit knows where the attacker is (K-PERC-02, in
+:mod:`undercroft.keep.combat`). A death, or an enemy failing to bash a door, is a noise:
+your minions and creatures within 7 tiles of it learn where every enemy within those 7
+tiles is (K-PERC-03, :func:`noise`; ruling R-K-PERC-01: a noise carries through walls
+and doors, counted in Chebyshev tiles).
+
 Sighting (K-ARR-03) raises the card: the group is hidden by fog until your Master, a
-minion, a creature or the ghost eye sees a member, it sets off an alarm trap, or a member
-enters your sanctum (combat, the last way, comes with the combat rules). The card is the
+minion, a creature or the ghost eye sees a member, it sets off an alarm trap, a member
+enters your sanctum, or you fight it (:mod:`undercroft.keep.combat`). The card is the
 ``invasion.sighted`` event: the goal and each member's class, level and abilities
 (K-ARR-05). A guard post's lit torch shows a group within 8 tiles with no card
 (``invasion.shown``, K-ARR-04). Watchful Eye (K-ARR-06) sends a ghost eye round your guard
@@ -30,7 +39,8 @@ from typing import TYPE_CHECKING
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos, Terrain
-from undercroft.keep.actors import Being, Creature, Master, Minion, Side
+from undercroft.keep import fighters
+from undercroft.keep.actors import Being, Condition, Creature, Master, Minion, Side
 from undercroft.keep.clock import MINUTES_PER_HOUR
 from undercroft.keep.invaders import Adventurer
 from undercroft.keep.invasion_state import Feature, Group
@@ -45,6 +55,8 @@ EYE_HOURS = 24
 EYE_MINUTES_PER_POST = 30
 EYE_STALK = 5
 EYE_ID = "ghost_eye"
+NOISE_TILES = 7
+"""K-PERC-03: a noise tells your side within 7 tiles of it of every enemy within 7."""
 
 
 def perception_range(stalk: int) -> int:
@@ -72,17 +84,21 @@ def eye_at(world: World) -> Pos | None:
 
 
 def viewers(world: World) -> list[Being]:
-    """Your side's beings that see (K-ARR-03): the Master, minions, your lairs' creatures."""
+    """Your side's beings that see (K-ARR-03): the Master, minions, your lairs' creatures
+    (and a spider trap's spiders), if they are up."""
     return [
         b
         for b in world.present()
-        if isinstance(b, Master | Minion | Creature) and b.side() is Side.KEEP
+        if isinstance(b, Master | Minion | Creature)
+        and b.side() is Side.KEEP
+        and b.condition is Condition.UP
+        and b.carried_by is None
     ]
 
 
 def sanctum_tiles(world: World) -> frozenset[Pos]:
     """Ruling R-K-ARR-01: the sanctum's area, or its room up to the doors."""
-    cache = world.cached("sanctum")
+    cache = world.cached("sanctum", world.ground())
     found: frozenset[Pos] | None = cache.get("tiles")
     if found is not None:
         return found
@@ -106,8 +122,9 @@ def sanctum_tiles(world: World) -> frozenset[Pos]:
     return tiles
 
 
-def _watching(world: World) -> list[tuple[Being, Pos, int]]:
-    """Your side's seeing beings, where they stand this minute, and their ranges."""
+def watching(world: World) -> list[tuple[Being, Pos, int]]:
+    """Your side's seeing beings, where they stand this minute, and their ranges (cached
+    for the minute; a step in a fight empties it)."""
     cache = world.cached("viewers", world.now)
     found: list[tuple[Being, Pos, int]] | None = cache.get("viewers")
     if found is None:
@@ -118,20 +135,26 @@ def _watching(world: World) -> list[tuple[Being, Pos, int]]:
 
 
 def after_step(world: World, adv: Adventurer, group: Group) -> None:
-    """An adventurer stood on a new tile: who it notices, who sights it, torches."""
+    """An adventurer stood on a new tile: who it notices, who sees it (and may fight it),
+    who sights it, torches."""
     pos = adv.pos
     hidden = world.options.darkness_hides and bool(world.grid.dark[pos.y, pos.x])
     mine = perception_range(adv.attributes.stalk)
-    for viewer, at, theirs in _watching(world):
-        if group.sighted is not None and viewer.id in adv.noticed:
-            continue  # nothing more to learn from this pair
+    seen_by: list[Being] = []
+    for viewer, at, theirs in watching(world):
         far = max(abs(pos.x - at.x), abs(pos.y - at.y))
         if far > max(mine, theirs) or not world.sight().can_see(pos, at):
             continue
         if far <= mine and viewer.id not in adv.noticed:
-            adv.noticed.append(viewer.id)  # K-PERC-01 (what combat will act on)
-        if far <= theirs and group.sighted is None and not hidden:
-            sight(world, group, viewer.id, viewer.kind, adv.id)
+            adv.noticed.append(viewer.id)  # K-PERC-01
+        if far <= theirs and not hidden:
+            if group.sighted is None:
+                sight(world, group, viewer.id, viewer.kind, adv.id)
+            _knows(world, viewer, adv, "seen")
+            seen_by.append(viewer)
+    for viewer in seen_by:
+        if not viewer.fighting:
+            fighters.consider(world, viewer)
     eye = eye_at(world) if world.invasion.eye_until > world.now else None
     if group.sighted is None and eye is not None and sees(world, eye, pos, EYE_STALK):
         sight(world, group, EYE_ID, "ghost_eye", adv.id)
@@ -153,6 +176,78 @@ def after_step(world: World, adv: Adventurer, group: Group) -> None:
             )
 
 
+def _knows(world: World, being: Being, foe: Being, how: str) -> None:
+    """K-PERC-01/03: ``being`` knows where ``foe`` is now."""
+    at = foe.pos_at(world.now)
+    if foe.id not in being.foes:
+        world.emit(
+            Event(
+                "foe.known",
+                ("K-PERC-01",) if how == "seen" else ("K-PERC-03",),
+                {"being": being.id, "foe": foe.id, "at": [at.x, at.y], "how": how},
+            )
+        )
+    being.foes[foe.id] = [at.x, at.y]
+
+
+def defender_looks(world: World, being: Being) -> None:
+    """A being of your side in a fight looks round (K-PERC-01): the adventurers it sees it
+    knows where they are, and those who see it notice it; seeing a member sights its group
+    (K-ARR-03)."""
+    pos = being.pos
+    theirs = perception_range(being.attributes.stalk)
+    for adv in world.adventurers():
+        if adv.condition is not Condition.UP:
+            continue
+        far = max(abs(pos.x - adv.pos.x), abs(pos.y - adv.pos.y))
+        mine = perception_range(adv.attributes.stalk)
+        if far > max(mine, theirs) or not world.sight().can_see(adv.pos, pos):
+            continue
+        if far <= mine and being.id not in adv.noticed:
+            adv.noticed.append(being.id)
+        hidden = world.options.darkness_hides and bool(world.grid.dark[adv.pos.y, adv.pos.x])
+        if far <= theirs and not hidden:
+            _knows(world, being, adv, "seen")
+            group = world.invasion.groups.get(adv.invasion)
+            if group is not None and group.sighted is None:
+                sight(world, group, being.id, being.kind, adv.id)
+
+
+def noise(world: World, at: Pos, cause: str, source: str) -> None:
+    """K-PERC-03: a death or a failed bash: your minions and creatures within 7 tiles of it
+    learn where every enemy within those 7 tiles is (ruling R-K-PERC-01)."""
+    if not world.options.invasions:
+        return
+    enemies = [
+        a
+        for a in world.adventurers()
+        if a.condition is Condition.UP and a.pos.chebyshev(at) <= NOISE_TILES
+    ]
+    hearers = [
+        b
+        for b in viewers(world)
+        if isinstance(b, Minion | Creature) and b.pos_at(world.now).chebyshev(at) <= NOISE_TILES
+    ]
+    world.emit(
+        Event(
+            "noise",
+            ("K-PERC-03", "R-K-PERC-01"),
+            {
+                "at": [at.x, at.y],
+                "cause": cause,
+                "source": source,
+                "heard": [b.id for b in hearers],
+                "enemies": [a.id for a in enemies],
+            },
+        )
+    )
+    for hearer in hearers:
+        for enemy in enemies:
+            _knows(world, hearer, enemy, "noise")
+    for hearer in hearers:
+        fighters.consider(world, hearer)
+
+
 def sight(world: World, group: Group, by: str, how: str, adventurer: str) -> None:
     """K-ARR-03/05: the group is sighted; the card arrives (once per invasion)."""
     if group.sighted is not None:
@@ -163,7 +258,7 @@ def sight(world: World, group: Group, by: str, how: str, adventurer: str) -> Non
         Event(
             "invasion.sighted",
             ("K-ARR-03", "K-ARR-05", "K-PERC-01")
-            if how not in ("alarm", "sanctum")
+            if how not in ("alarm", "sanctum", "fight")
             else ("K-ARR-03", "K-ARR-05"),
             {
                 "number": group.number,

@@ -22,6 +22,7 @@ from undercroft.core.checks import DiceModel, DiceModelError
 from undercroft.core.content import Schema, load, parse_toml, register_kind, validate
 from undercroft.core.grid import Pos
 from undercroft.keep.attributes import ATTRIBUTES, Attributes
+from undercroft.keep.equipment import Armour, Helmet, Weapon, WeaponSchema
 from undercroft.keep.invader_content import (
     AdventurerContent,
     adventurers_from_data,
@@ -29,23 +30,26 @@ from undercroft.keep.invader_content import (
 )
 
 DistanceMetric = Literal["chebyshev", "manhattan", "euclidean"]
+StanceName = Literal["flee", "avoid", "defensive", "normal", "aggressive"]
+WoundLevel = Literal["light", "serious", "critical"]
 
 
 class Effect(enum.Enum):
     """What a mechanism does when it fires (K-TRAP-03 content)."""
 
     WOUND = "wound"
-    """Wounds everyone caught (blades, flames, coil, darts, explosive)."""
+    """Wounds everyone caught who fails to resist (blades, flames, coil, darts, explosive)."""
     GAS = "gas"
-    """Leaves a gas cloud for its duration (the invasions issue gives it its effects)."""
+    """Leaves a gas cloud for its duration (no Caution bonus inside, K-LEARN-06) and wounds
+    whoever it catches who fails to resist."""
     HOLD = "hold"
-    """Holds everyone caught in a web for its duration."""
+    """Holds everyone caught who fails to resist in a web for its duration."""
     FLEE = "flee"
-    """Makes everyone caught flee for its duration (terror)."""
+    """Makes everyone caught who fails to resist flee for its duration (terror)."""
     ALARM = "alarm"
-    """Raises the alarm (the invasions issue makes it sight the group)."""
+    """Raises the alarm: sights the group of whoever set it off (K-ARR-03)."""
     SUMMON = "summon"
-    """Releases spiders that bite everyone caught."""
+    """Releases spiders (the content's ``summon`` creatures) that fight for you."""
 
 
 # -- schemas -------------------------------------------------------------------------------
@@ -118,6 +122,8 @@ class OptionsSchema(Schema):
     fugitive_pursuers: Literal["at_once", "next_invasion"] = "at_once"
     darkness_hides: bool = False
     rite_of_storms_hours: Annotated[int, Field(ge=1, le=240)] = 24
+    trap_friendly_fire: bool = True
+    fallen_adventurers: Literal["capture", "kill", "leave"] = "capture"
 
     @model_validator(mode="after")
     def _limit_days(self) -> OptionsSchema:
@@ -154,6 +160,10 @@ class MechanismKindSchema(Schema):
     duration: Minutes = 0
     alarm: bool = False
     solid: bool = False
+    power: Annotated[int, Field(ge=0, le=10)] = 5
+    blunt: bool = False
+    summon: str | None = None
+    count: Annotated[int, Field(ge=0, le=10)] = 0
     metal: Metal
     build_minutes: Annotated[int, Field(ge=1, le=MAX_MINUTES)]
     rearm_minutes: Annotated[int, Field(ge=1, le=MAX_MINUTES)]
@@ -172,6 +182,54 @@ class BeingKindSchema(Schema):
     attributes: AttributesSchema = AttributesSchema()
     minutes_per_tile: Annotated[int, Field(ge=1, le=1440)] = 1
     carry: Annotated[int, Field(ge=0, le=MAX_METAL)] = 0
+    weapon: str = "fists"
+    armour: Armour = "none"
+    helmet: Helmet = 0
+    per_tile: Annotated[int, Field(ge=1, le=2)] = 1
+    """K-CROWD-02: 2 for kobolds, two of whom can fight from one tile."""
+    abilities: list[Literal["heal"]] = Field(default_factory=list)
+    stance: StanceName = "normal"
+    """How a creature fights (minions have their own stance, the Master the combat's)."""
+    always_unconscious: bool = False
+    """K-KO-04: the troll, the one creature that goes unconscious instead of dying."""
+
+
+class CombatSchema(Schema):
+    """``[combat]``: the numbers the combat rules leave to content."""
+
+    serious_margin: Annotated[int, Field(ge=1, le=40)] = 5
+    """An attack won by this much or more is a serious wound (less: light)."""
+    critical_margin: Annotated[int, Field(ge=1, le=40)] = 10
+    """An attack won by this much or more is a critical wound."""
+    locations: dict[str, Annotated[int, Field(ge=0, le=100)]] = Field(
+        default_factory=lambda: {"head": 1, "torso": 3, "arms": 2, "legs": 2}
+    )
+    """Where a wound lands: weights of a die of their sum (``head`` for K-HEAD-01)."""
+    cover: Annotated[float, Field(ge=0.0, le=1.0)] = 0.25
+    """K-RNG-03: the chance a body between shooter and target takes the shot."""
+    bleeds: list[WoundLevel] = Field(default_factory=lambda: ["serious", "critical"])  # type: ignore[arg-type]
+    """Wounds after which someone taken out by an edged weapon bleeds (K-WAKE-02)."""
+    bleed_minutes: Annotated[int, Field(ge=1, le=MAX_MINUTES)] = 120
+    """A bleeding, unconscious being dies after this long unless healed."""
+    heal_seconds: Annotated[int, Field(ge=1, le=3600)] = 60
+    mend_minutes: Annotated[int, Field(ge=0, le=MAX_MINUTES)] = 120
+    """Ruling R-K-WAKE-01: one wound point mends every this many minutes up (0: never)."""
+    flee_tiles: Annotated[int, Field(ge=0, le=50)] = 8
+    avoid_tiles: Annotated[int, Field(ge=0, le=50)] = 4
+    defend_tiles: Annotated[int, Field(ge=0, le=50)] = 1
+    engage_tiles: Annotated[int, Field(ge=0, le=200)] = 12
+    master_stance: StanceName = "defensive"
+    wait_seconds: Annotated[int, Field(ge=1, le=600)] = 10
+
+    @model_validator(mode="after")
+    def _sound(self) -> CombatSchema:
+        if self.critical_margin < self.serious_margin:
+            raise ValueError("critical_margin must be at least serious_margin")
+        if self.locations.get("head", 0) < 0 or sum(self.locations.values()) == 0:
+            raise ValueError("locations need a weight above 0 somewhere")
+        if "head" not in self.locations:
+            raise ValueError("locations must include head (K-HEAD-01)")
+        return self
 
 
 class RulesSchema(Schema):
@@ -187,6 +245,8 @@ class RulesSchema(Schema):
     master: BeingKindSchema
     creature: dict[str, BeingKindSchema] = Field(default_factory=dict)
     merchant: dict[str, BeingKindSchema] = Field(default_factory=dict)
+    weapon: dict[str, WeaponSchema] = Field(default_factory=dict)
+    combat: CombatSchema = CombatSchema()
     adventurers: str = "adventurers.toml"
     """The ``keep-adventurers`` file (beside this one, or shipped) for who invades."""
     adventurer_content: dict[str, Any] | None = None
@@ -200,6 +260,21 @@ class RulesSchema(Schema):
         clash = set(self.trigger) & set(self.mechanism)
         if clash:
             raise ValueError(f"names used for both a trigger and a mechanism: {sorted(clash)}")
+        kinds = {
+            **{f"minion.{k}": v for k, v in self.minion.items()},
+            **{f"creature.{k}": v for k, v in self.creature.items()},
+            **{f"merchant.{k}": v for k, v in self.merchant.items()},
+            "master": self.master,
+        }
+        for key, kind in kinds.items():
+            if kind.weapon not in self.weapon:
+                raise ValueError(f"{key}: no weapon {kind.weapon!r} (weapons: {list(self.weapon)})")
+        for key, mech in self.mechanism.items():
+            if mech.summon is not None and mech.summon not in self.creature:
+                raise ValueError(
+                    f"mechanism.{key}: summon {mech.summon!r} is not a creature kind "
+                    f"({list(self.creature)})"
+                )
         return self
 
 
@@ -235,6 +310,10 @@ class MechanismKind:
     duration: int
     alarm: bool
     solid: bool
+    power: int
+    blunt: bool
+    summon: str | None
+    count: int
     metal: int
     build_minutes: int
     rearm_minutes: int
@@ -261,6 +340,52 @@ class BeingKind:
     attributes: Attributes
     minutes_per_tile: int
     carry: int
+    weapon: str = "fists"
+    armour: str = "none"
+    helmet: int = 0
+    per_tile: int = 1
+    abilities: tuple[str, ...] = ()
+    stance: str = "normal"
+    always_unconscious: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CombatRules:
+    """``[combat]`` as the rules read it (see :class:`CombatSchema`)."""
+
+    serious_margin: int = 5
+    critical_margin: int = 10
+    locations: tuple[tuple[str, int], ...] = (("head", 1), ("torso", 3), ("arms", 2), ("legs", 2))
+    cover: float = 0.25
+    bleeds: tuple[str, ...] = ("serious", "critical")
+    bleed_minutes: int = 120
+    heal_seconds: int = 60
+    mend_minutes: int = 120
+    flee_tiles: int = 8
+    avoid_tiles: int = 4
+    defend_tiles: int = 1
+    engage_tiles: int = 12
+    master_stance: str = "defensive"
+    wait_seconds: int = 10
+
+    @classmethod
+    def from_schema(cls, s: CombatSchema) -> CombatRules:
+        return cls(
+            serious_margin=s.serious_margin,
+            critical_margin=s.critical_margin,
+            locations=tuple((k, v) for k, v in s.locations.items() if v > 0),
+            cover=s.cover,
+            bleeds=tuple(s.bleeds),
+            bleed_minutes=s.bleed_minutes,
+            heal_seconds=s.heal_seconds,
+            mend_minutes=s.mend_minutes,
+            flee_tiles=s.flee_tiles,
+            avoid_tiles=s.avoid_tiles,
+            defend_tiles=s.defend_tiles,
+            engage_tiles=s.engage_tiles,
+            master_stance=s.master_stance,
+            wait_seconds=s.wait_seconds,
+        )
 
 
 @dataclass(frozen=True)
@@ -288,6 +413,10 @@ class KeepOptions:
     """R-K-ARR-01: whether adventurers on dark tiles are hidden from all but a ghost eye."""
     rite_of_storms_hours: int = 24
     """R-K-TIME-05: how long a Rite of Storms stops invasions."""
+    trap_friendly_fire: bool = True
+    """R-K-TRAP-02: a trap's area harms your own side too (false: only the fumbler)."""
+    fallen_adventurers: Literal["capture", "kill", "leave"] = "capture"
+    """R-K-WAKE-02: what your minions do with an unconscious adventurer."""
 
     def distance(self, a: Pos, b: Pos) -> float:
         """A keep distance in tiles (R-K-DIST-01: Chebyshev unless switched)."""
@@ -312,6 +441,7 @@ class KeepOptions:
             "pickup_minutes": self.pickup_minutes,
             "invasions": self.invasions,
             "dice_model": self.dice_model.to_json(),
+            "trap_friendly_fire": self.trap_friendly_fire,
             **(self.invasion_json() if self.invasions else {}),
         }
 
@@ -325,6 +455,7 @@ class KeepOptions:
             "fugitive_pursuers": self.fugitive_pursuers,
             "darkness_hides": self.darkness_hides,
             "rite_of_storms_hours": self.rite_of_storms_hours,
+            "fallen_adventurers": self.fallen_adventurers,
         }
 
     @classmethod
@@ -347,6 +478,8 @@ class KeepOptions:
             fugitive_pursuers=schema.fugitive_pursuers,
             darkness_hides=schema.darkness_hides,
             rite_of_storms_hours=schema.rite_of_storms_hours,
+            trap_friendly_fire=schema.trap_friendly_fire,
+            fallen_adventurers=schema.fallen_adventurers,
         )
 
 
@@ -375,6 +508,9 @@ class Ruleset:
     creatures: Mapping[str, BeingKind]
     merchants: Mapping[str, BeingKind]
     adventurers: AdventurerContent
+    weapons: Mapping[str, Weapon] = field(default_factory=dict)
+    """The keep side's weapons (the adventurers' are in ``adventurers.weapons``)."""
+    combat: CombatRules = field(default_factory=CombatRules)
     source: Mapping[str, Any] = field(default_factory=dict)
     """The validated content as data (saved with a world so a save is self-contained)."""
 
@@ -385,7 +521,20 @@ class Ruleset:
 
         def being(key: str, s: BeingKindSchema) -> BeingKind:
             attrs = Attributes.from_json(s.attributes.model_dump())
-            return BeingKind(key, s.name, attrs, s.minutes_per_tile, s.carry)
+            return BeingKind(
+                key,
+                s.name,
+                attrs,
+                s.minutes_per_tile,
+                s.carry,
+                s.weapon,
+                s.armour,
+                s.helmet,
+                s.per_tile,
+                tuple(s.abilities),
+                s.stance,
+                s.always_unconscious,
+            )
 
         source = schema.model_dump(mode="json")
         if schema.adventurer_content is not None:
@@ -406,6 +555,8 @@ class Ruleset:
             creatures={k: being(k, v) for k, v in schema.creature.items()},
             merchants={k: being(k, v) for k, v in schema.merchant.items()},
             adventurers=adventurers,
+            weapons={k: Weapon.from_schema(k, w) for k, w in schema.weapon.items()},
+            combat=CombatRules.from_schema(schema.combat),
             source=source,
         )
 

@@ -72,6 +72,7 @@ class _SaveSchema(Schema):
     scenario: str
     seed: Annotated[int, Field(ge=0, le=2**64 - 1)]
     now: Count
+    start_minute: Count = 0
     ruleset: dict[str, Any]
     grid: str
     markers: dict[str, XY]
@@ -147,6 +148,7 @@ def to_json(world: World) -> dict[str, Any]:
         "scenario": world.scenario,
         "seed": world.seed,
         "now": world.now,
+        "start_minute": world.start_minute,
         "ruleset": dict(world.ruleset.source),
         "grid": world.grid.to_text(markers=False),
         "markers": {k: _xy(v) for k, v in world.grid.markers.items()},
@@ -190,6 +192,7 @@ def from_json(data: dict[str, Any]) -> World:
         lairs={k: Pos(x, y) for k, (x, y) in data["lairs"].items()},
     )
     world.now = int(data["now"])
+    world.start_minute = int(data.get("start_minute", 0))
     world.rng = DiceSampler.from_state(world.seed, data["rng"])
     world.queue = EventQueue.from_json(data["queue"])
     world.counters = {k: int(v) for k, v in data["counters"].items()}

@@ -31,7 +31,7 @@ from undercroft.core.grid import DoorState, Grid, Pos
 from undercroft.keep import building, director, doors, invasions, stepping
 from undercroft.keep.actors import Creature, Job, Master, Minion, Stance
 from undercroft.keep.building import PlacementError
-from undercroft.keep.clock import parse_when
+from undercroft.keep.clock import TICKS_PER_MINUTE, day_start, parse_when
 from undercroft.keep.invaders import Whereabouts
 from undercroft.keep.invasion_state import Feature
 from undercroft.keep.parties import MemberDraw
@@ -136,6 +136,11 @@ class _Builder:
             lairs={k: v for k, v in lairs.items() if v is not None},
         )
         world.scenario_days = s.days
+        if s.start_day > 1:  # R-K-TIME-06: the clock starts on that day
+            world.now = day_start(s.start_day)
+            world.tick = world.now * TICKS_PER_MINUTE
+        world.start_minute = world.now
+        world.invasion.director.next_number = s.past_invasions + 1
         self._doors(world)
         self._beings(world)
         self._structures(world)
@@ -189,6 +194,8 @@ class _Builder:
         master = Master(
             "master", "master", rules.master.attributes, master_at or world.sanctum, pace
         )
+        master.equip(rules.master)
+        master.home = master.pos
         world.beings[master.id] = master
         for i, m in enumerate(self.schema.minion):
             self._minions(world, i, m)
@@ -207,9 +214,12 @@ class _Builder:
             {**breed.attributes.to_json(), **m.attributes.model_dump(exclude_none=True)}
         )
         pace = breed.minutes_per_tile * rules.options.minutes_per_tile
+        bed = self.pos(m.bed, ("minion", i, "bed")) if m.bed is not None else at
         for n in range(m.count):
             minion = Minion(world.new_id("minion"), m.breed, attrs, at, pace)
             minion.job, minion.stance, minion.carry = Job(m.job), Stance(m.stance), breed.carry
+            minion.equip(breed)
+            minion.home = bed  # K-WAKE-02: its own bed
             world.beings[minion.id] = minion
             if m.name:
                 world.labels[m.name if m.count == 1 else f"{m.name}-{n + 1}"] = minion.id
@@ -227,6 +237,8 @@ class _Builder:
         pace = breed.minutes_per_tile * rules.options.minutes_per_tile
         creature = Creature(world.new_id("creature"), c.breed, breed.attributes, at, pace)
         creature.lair = c.lair
+        creature.equip(breed)
+        creature.home = world.lairs.get(c.lair) if c.lair is not None else None
         world.beings[creature.id] = creature
         if c.name:
             world.labels[c.name] = creature.id
@@ -297,6 +309,9 @@ class _Builder:
             found = self._feature(world, "post", g.at, ("guard_post", i), g.name)
             if found:
                 found.torch = g.torch
+        for key, kind in (("cell", "cell"), ("pyre", "pyre"), ("butcher_table", "butcher")):
+            for i, place in enumerate(getattr(s, key)):
+                self._feature(world, kind, place.at, (key, i), place.name)
         for i, p in enumerate(s.prisoner):
             self._prisoner(world, i, p)
         for i, settlement in enumerate(s.settlement):

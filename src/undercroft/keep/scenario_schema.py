@@ -106,6 +106,8 @@ class MinionSchema(Schema):
     name: str | None = None
     count: Annotated[int, Field(ge=1, le=100)] = 1
     attributes: AttributeOverrides = AttributeOverrides()
+    bed: Ref | None = None
+    """K-WAKE-02: its own bed (default: where it starts)."""
 
 
 class CreatureSchema(Schema):
@@ -203,6 +205,13 @@ class ScriptSchema(Schema):
         return self
 
 
+class PlaceSchema(Schema):
+    """A prisoners' cell, a pyre or a butcher table (K-AFTER-02)."""
+
+    at: Ref
+    name: str | None = None
+
+
 class TreasureSchema(Schema):
     """A pile of treasure (K-INV-01, K-AFTER-01): ``amount`` units to carry off."""
 
@@ -263,6 +272,11 @@ class ScenarioSchema(Schema):
     description: str = ""
     rules: str | None = None
     days: Annotated[int, Field(ge=1, le=MAX_DAYS)] = 30
+    start_day: Annotated[int, Field(ge=1, le=MAX_DAYS)] = 1
+    """Ruling R-K-TIME-06: the game day the scenario starts on (its clock starts there)."""
+    past_invasions: Annotated[int, Field(ge=0, le=100_000)] = 0
+    """Ruling R-K-TIME-06: invasions that came before the start (K-SIZE-01/05/06 count
+    them)."""
     tiles: MapDrawing
     portals: list[Ref]
     sanctum: Ref
@@ -280,6 +294,9 @@ class ScenarioSchema(Schema):
     altar: list[AltarSchema] = Field(default_factory=list)
     guard_post: list[GuardPostSchema] = Field(default_factory=list)
     prisoner: list[PrisonerSchema] = Field(default_factory=list)
+    cell: list[PlaceSchema] = Field(default_factory=list)
+    pyre: list[PlaceSchema] = Field(default_factory=list)
+    butcher_table: list[PlaceSchema] = Field(default_factory=list)
     settlement: list[SettlementSchema] = Field(default_factory=list)
     camp: list[CampSchema] = Field(default_factory=list)
     keeper: KeeperSchema = KeeperSchema()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import MINUTES_PER_DAY, Event
 from undercroft.keep import director
+from undercroft.keep.invaders import Adventurer, Whereabouts
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -41,6 +42,9 @@ class DayStats:
     doors_forced: int = 0
     adventurer_traps: int = 0
     discovered: int = 0
+    wounds: int = 0
+    knocked_out: int = 0
+    deaths: int = 0
     traps_job_minutes: int = 0
     chores_job_minutes: int = 0
     rearm_minutes: int = 0
@@ -86,6 +90,12 @@ class Workload:
             today.doors_forced += 1
         elif kind == "trigger.discovered":
             today.discovered += 1
+        elif kind == "wound":
+            today.wounds += 1
+        elif kind == "being.unconscious":
+            today.knocked_out += 1
+        elif kind == "being.died":
+            today.deaths += 1
         elif kind == "structure.built":
             today.built += 1
         elif kind in ("door.opened", "door.closed"):
@@ -154,8 +164,9 @@ def summary(world: World) -> dict[str, Any]:
     from undercroft.keep.structures import Mechanism, TrapPart, Trigger
 
     work = world.workload
-    days = max(1, (world.now + 1 + MINUTES_PER_DAY - 1) // MINUTES_PER_DAY)
-    elapsed_days = (world.now + 1) / MINUTES_PER_DAY
+    run = world.now + 1 - world.start_minute  # R-K-TIME-06: counted from the start
+    days = max(1, (run + MINUTES_PER_DAY - 1) // MINUTES_PER_DAY)
+    elapsed_days = run / MINUTES_PER_DAY
     parts = [p for p in world.of_type(TrapPart) if not (isinstance(p, Trigger) and p.lever)]
     traps_minions = [m for m in world.minions() if m.job is Job.TRAPS]
     traps_hours = (work.total("traps_job_minutes") + _busy_now(world, "traps")) / 60
@@ -163,7 +174,7 @@ def summary(world: World) -> dict[str, Any]:
     waits = work.total("wait_minutes")
     out: dict[str, Any] = {
         "days": days,
-        "minutes": world.now + 1,
+        "minutes": run,
         "traps": len(world.of_type(Mechanism)),
         "triggers": len(world.of_type(Trigger)),
         "parts_that_decay": len(parts),
@@ -204,14 +215,32 @@ def invasion_summary(world: World) -> dict[str, Any]:
     work = world.workload
     shown = director.indicator(world)
     kinds = sorted(k for k in totals if k.startswith("kind:"))
+    master = world.beings.get("master")
+    died = totals.get("master_died")
     return {
         "invasions": int(totals.get("invasions", 0)),
         "invasions_by_kind": {k[5:]: int(totals[k]) for k in kinds},
         "adventurers": int(totals.get("adventurers", 0)),
         "escaped": int(totals.get("escaped", 0)),
+        "dead": int(totals.get("dead", 0)),
+        "captured": int(totals.get("captured", 0)),
+        "prisoners": len(
+            [
+                b
+                for b in world.beings.values()
+                if isinstance(b, Adventurer)
+                and b.where is Whereabouts.PRISONER
+                and b.captured_at is not None
+            ]
+        ),
         "treasure_taken": int(totals.get("treasure", 0)),
-        "goals_reached": int(totals.get("goal:reached", 0)),
         "goals_met": int(totals.get("goal:met", 0)),
+        "wounds": work.total("wounds"),
+        "knocked_out": work.total("knocked_out"),
+        "minions_dead": int(totals.get("minions_dead", 0)),
+        "creatures_dead": int(totals.get("creatures_dead", 0)),
+        "master": "dead" if master is not None and master.condition.value == "dead" else "alive",
+        "master_died_day": None if died is None else int(died) // MINUTES_PER_DAY + 1,
         "doors_forced": work.total("doors_forced"),
         "traps_set_off_by_adventurers": work.total("adventurer_traps"),
         "triggers_discovered": work.total("discovered"),

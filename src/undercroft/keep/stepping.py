@@ -18,9 +18,12 @@ a door passes its waiting groupmates (they swap tiles), so one body per tile alw
 
 from __future__ import annotations
 
+from collections import deque
 from typing import TYPE_CHECKING
 
 from undercroft.core.grid import Pos
+from undercroft.keep import doors
+from undercroft.keep.actors import Being, Condition
 from undercroft.keep.clock import TICKS_PER_MINUTE, Priority
 from undercroft.keep.invaders import Adventurer, Whereabouts
 
@@ -83,6 +86,14 @@ def move(world: World, adv: Adventurer, to: Pos) -> None:
     adv.waiting_on = None
     world.bodies[to] = adv.id
     wake(world, old)
+    left_doorway(world, old, adv.id)
+
+
+def left_doorway(world: World, pos: Pos, by: str) -> None:
+    """A doorway someone stood in is empty: its door closes if it rests closed."""
+    door = world.door_at(pos)
+    if door is not None and door.open and pos not in world.bodies:
+        doors.step_out(world, door, by)
 
 
 def swap(world: World, a: Adventurer, b: Adventurer) -> None:
@@ -94,10 +105,11 @@ def swap(world: World, a: Adventurer, b: Adventurer) -> None:
 
 
 def lift(world: World, adv: Adventurer) -> None:
-    """The walker leaves the map (out at a portal): its tile is free."""
+    """The walker leaves the map (out at a portal) or falls: its tile is free."""
     if world.bodies.get(adv.pos) == adv.id:
         del world.bodies[adv.pos]
     wake(world, adv.pos)
+    left_doorway(world, adv.pos, adv.id)
 
 
 def follow(world: World, adv: Adventurer, ahead: Adventurer) -> bool:
@@ -132,10 +144,95 @@ def wake(world: World, pos: Pos) -> None:
             queue_step(world, adv, 1 + i)
 
 
+def occupants(world: World, pos: Pos) -> list[str]:
+    """Who stands on ``pos`` in the fight's sense (one body, or two kobolds), by id."""
+    first = world.bodies.get(pos)
+    if first is None:
+        return []
+    second = world.shared.get(pos)
+    return sorted((first, second)) if second is not None else [first]
+
+
+def _sharer(world: World, being_id: str) -> bool:
+    """K-CROWD-02: kobolds (the content's ``per_tile = 2``) can fight two to a tile."""
+    being = world.beings.get(being_id)
+    if being is None or being.kind != "minion":
+        return False
+    kind = world.ruleset.minions.get(being.breed)
+    return kind is not None and kind.per_tile >= 2
+
+
+def room_for(world: World, being: Being, pos: Pos) -> bool:
+    """K-CROWD-01/02: one body per tile in a fight, except two kobolds."""
+    first = world.bodies.get(pos)
+    if first is None or first == being.id:
+        return True
+    if pos in world.shared or world.shared.get(pos) == being.id:
+        return world.shared.get(pos) == being.id
+    return _sharer(world, first) and _sharer(world, being.id)
+
+
+def occupy(world: World, being: Being, pos: Pos) -> None:
+    """``being`` takes its body's place on ``pos`` (a fighter stepping in)."""
+    being.pos = pos
+    if world.bodies.get(pos) in (None, being.id):
+        world.bodies[pos] = being.id
+    else:
+        world.shared[pos] = being.id
+
+
+def vacate(world: World, being: Being) -> None:
+    """``being`` leaves its tile (waking whoever waits for it)."""
+    pos = being.pos
+    if world.shared.get(pos) == being.id:
+        del world.shared[pos]
+    elif world.bodies.get(pos) == being.id:
+        second = world.shared.pop(pos, None)
+        if second is None:
+            del world.bodies[pos]
+        else:
+            world.bodies[pos] = second
+    wake(world, pos)
+    left_doorway(world, pos, being.id)
+
+
+def move_body(world: World, being: Being, to: Pos) -> None:
+    """One step of a being in a fight."""
+    vacate(world, being)
+    occupy(world, being, to)
+
+
+def free_tile_near(world: World, being: Being, pos: Pos) -> Pos:
+    """The nearest walkable tile from ``pos`` with room for ``being`` (``pos`` itself if
+    it has room): one body per tile holds when someone joins a fight or wakes."""
+    solid = world.solid()
+    seen = {pos}
+    todo = deque([pos])
+    while todo:
+        p = todo.popleft()
+        if not solid[p.y, p.x] and room_for(world, being, p):
+            return p
+        for q in world.grid.neighbours(p):
+            if q not in seen and not solid[q.y, q.x]:
+                seen.add(q)
+                todo.append(q)
+    return pos
+
+
 def rebuild_bodies(world: World) -> None:
-    """Who stands where, from the adventurers' positions (after loading a save)."""
-    world.bodies = {
-        b.pos: b.id
-        for b in world.beings.values()
-        if isinstance(b, Adventurer) and b.where in (Whereabouts.IN, Whereabouts.PRISONER)
-    }
+    """Who stands where (after loading a save): adventurers on the map and up, prisoners
+    in their cells, and your beings in a fight (two kobolds may share a tile)."""
+    world.bodies = {}
+    world.shared = {}
+    for b in world.beings.values():
+        if isinstance(b, Adventurer):
+            standing = (b.where is Whereabouts.IN and b.condition is Condition.UP) or (
+                b.where is Whereabouts.PRISONER
+            )
+        else:
+            standing = b.fighting and b.present and b.condition is Condition.UP
+        if standing:
+            if b.pos in world.bodies:
+                world.shared[b.pos] = b.id
+            else:
+                world.bodies[b.pos] = b.id

@@ -7,7 +7,9 @@ and needs a rearm (K-DOOR-05, K-REARM-01); its doors react (K-DOOR-04); its mech
 fires, after the circuit's timers if any (K-WIRE-03), and needs a rearm too. Each part
 also runs out 2 days after its last rearm (K-DECAY-01/02), except levers (K-DECAY-03).
 Rearming is a Traps-job minion's work with its own roll (K-REARM-02); a fumble fires the
-trap or tampers its trigger (K-REARM-03..06, ruling R-K-REARM-01).
+trap or tampers its trigger (K-REARM-03..06, ruling R-K-REARM-01), and a part wired to
+nothing does nothing even then (K-TRAP-05). What a firing does to those it catches is
+:mod:`undercroft.keep.trap_effects`.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import enum
 from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import Event
-from undercroft.keep import doors, learning
+from undercroft.keep import doors, jobs, learning, trap_effects
 from undercroft.keep.actors import Being, Minion, Side
 from undercroft.keep.clock import Priority
 from undercroft.keep.structures import Mechanism, PartState, TrapPart, Trigger
@@ -134,11 +136,9 @@ def fire(
     if not (mech.working or force):
         return False
     kind = world.ruleset.mechanisms[mech.kind]
-    caught = [
-        b.id
-        for b in world.present()
-        if world.options.within(b.pos_at(world.now), mech.pos, kind.area)
-    ]
+    fumbler = by if cause == "fumble" else None
+    victims = trap_effects.caught(world, mech, kind, fumbler)  # R-K-TRAP-02: not through walls
+    caught = [b.id for b in victims]
     world.emit(
         Event(
             "trap.fired",
@@ -161,6 +161,7 @@ def fire(
     mech.fired += 1
     if mech.working:
         use(world, mech, PartState.USED, ("K-REARM-01",))
+    trap_effects.act(world, mech, kind, victims, by)  # K-TRAP-03
     learning.trap_went_off(world, mech, trigger_id, by, caught)  # K-KNOW-02, K-LEARN-01
     return True
 
@@ -185,8 +186,6 @@ def use(world: World, part: TrapPart, state: PartState, rules: tuple[str, ...]) 
         return  # K-REARM-01, K-DECAY-03: levers never need a rearm
     if not part.working:
         return
-    from undercroft.keep import jobs
-
     part.state = state
     part.down_since = world.now
     world.emit(
@@ -256,11 +255,22 @@ def rearm(world: World, minion: Minion, part: TrapPart) -> RearmOutcome:
 def _fumble(world: World, minion: Minion, part: TrapPart, trap: str | None) -> RearmOutcome:
     circuit = world.circuit_of(part.id)
     trigger = _trigger(world, circuit)
-    if trigger is None or trigger.lever:
-        # K-REARM-06: a lever cannot be tampered, so the fumble fires the trap
-        # (R-K-REARM-01: so does one with no trigger to tamper).
+    if trigger is None or not circuit.does_something():
+        # K-TRAP-05: a part wired to nothing (a mechanism with no trigger, a trigger with
+        # no mechanism and no door) does nothing, not even on a fumble: no draw, no firing;
+        # the rearm is spoilt and started again (R-K-REARM-01).
+        world.emit(
+            Event(
+                "part.fumbled",
+                ("K-TRAP-05", "K-REARM-03", "R-K-REARM-01"),
+                {"trap": trap, "part": part.part.value, "structure": part.id, "minion": minion.id},
+            )
+        )
+        return RearmOutcome.FAILED
+    if trigger.lever:
+        # K-REARM-06: a lever cannot be tampered, so the fumble fires the trap.
         fires = True
-        rules: tuple[str, ...] = ("K-REARM-03", "K-REARM-06") if trigger else ("K-REARM-03",)
+        rules: tuple[str, ...] = ("K-REARM-03", "K-REARM-06")
     else:
         fires = world.rng.chance(0.5)
         rules = ("K-REARM-03",)
@@ -271,7 +281,6 @@ def _fumble(world: World, minion: Minion, part: TrapPart, trap: str | None) -> R
     if fires:
         fumble_fire(world, circuit, part, minion, rules)
         return RearmOutcome.FIRES
-    assert trigger is not None
     complete(world, part, minion, fumble=True)
     trigger.tampered_by = minion.id  # K-REARM-03 (b), K-REARM-04
     return RearmOutcome.TAMPERED
@@ -297,8 +306,9 @@ def fumble_fire(
     """K-REARM-03 (a): the trap goes off at once (no timer), the fumbled part unrearmed.
 
     Ruling R-K-REARM-01: the mechanism fires whatever the state of the parts (a working
-    one then needs its rearm too); a working trigger turns on and is used, and its doors
-    react, as if the fumbling minion had set it off. The timer is skipped.
+    one then needs its rearm too) and may hurt the minion (it is caught if it stands in
+    the mechanism's area, K-TRAP-03); a working trigger turns on and is used, and its
+    doors react, as if the fumbling minion had set it off. The timer is skipped.
     """
     trigger = _trigger(world, circuit)
     mech = circuit.mechanism

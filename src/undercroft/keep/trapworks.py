@@ -244,6 +244,7 @@ at = "s"
 [[minion]]
 breed = "kobold"
 job = "traps"
+stance = "avoid"                # workers keep away from adventurers (K-STANCE-01)
 at = "k"
 count = 3
 name = "w-rearmer"
@@ -251,6 +252,7 @@ name = "w-rearmer"
 [[minion]]
 breed = "goblin"
 job = "chores"
+stance = "avoid"
 at = "k"
 name = "w-chores"
 

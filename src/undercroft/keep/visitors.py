@@ -39,6 +39,7 @@ def arrive(world: World, breed: str, portal: Pos, route: list[Pos]) -> Being:
     else:
         known = ", ".join([*rules.creatures, *rules.merchants])
         raise VisitError(f"no creature or merchant kind {breed!r}; known: {known}")
+    visitor.equip(kind)
     visitor.route = list(route)
     visitor.portal = portal
     world.beings[visitor.id] = visitor
@@ -95,6 +96,7 @@ def settle(world: World, creature: Creature, lair: str) -> None:
         raise VisitError(f"no lair named {lair!r}; lairs: {', '.join(world.lairs) or 'none'}")
     movement.stop(world, creature)
     creature.lair = lair
+    creature.home = world.lairs[lair]
     creature.route = []
     world.emit(Event("creature.settled", ("K-OWN-04",), {"creature": creature.id, "lair": lair}))
     movement.walk_to(world, creature, world.lairs[lair])

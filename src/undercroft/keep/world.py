@@ -36,7 +36,18 @@ from undercroft.core.events import (
 from undercroft.core.grid import Grid, Pos, Terrain
 from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.core.sight import Sight
-from undercroft.keep import adventuring, invasions, jobs, movement, script, stats, traps
+from undercroft.keep import (
+    adventuring,
+    fallen,
+    fighters,
+    invasions,
+    jobs,
+    movement,
+    script,
+    stats,
+    trap_effects,
+    traps,
+)
 from undercroft.keep.actors import Being, Creature, Master, Merchant, Minion
 from undercroft.keep.clock import TICKS_PER_MINUTE, EventQueue, Priority, QueueItem
 from undercroft.keep.commands import Command, CommandResult, execute
@@ -79,11 +90,11 @@ class Stockpile:
 Handler = Callable[["World", tuple[Any, ...]], None]
 S = TypeVar("S", bound=Structure)
 
-STREAMS = ("director", "parties", "adventurers")
-"""The invasion systems' random streams: stream ``i`` (from 1) is seeded with
-``derive_seed(seed, i)``. Traps and building keep drawing from ``World.rng``, seeded with
-the run seed itself as before invasions existed, so turning invasions on or off never
-changes their dice."""
+STREAMS = ("director", "parties", "adventurers", "combat")
+"""The random streams of the systems that came after the first: stream ``i`` (from 1) is
+seeded with ``derive_seed(seed, i)``. Traps and building keep drawing from ``World.rng``,
+seeded with the run seed itself as before invasions existed, so turning invasions on or
+off never changes their dice; fights and trap effects draw from ``combat``."""
 
 
 def make_streams(seed: int) -> dict[str, DiceSampler]:
@@ -118,13 +129,19 @@ class World:
         self.streams = make_streams(seed)
         self.queue = EventQueue()
         self.now = 0
+        self.start_minute = 0
+        """The minute the game started (day 1 unless the scenario starts later,
+        R-K-TIME-06)."""
         self.tick = 0
         """The time in ticks of the item being carried out (minute x 600 for minute items)."""
         self.invasion = InvasionState()
         self.departed: dict[str, Adventurer] = {}
         """Adventurers of the last invasions who left the map (K-LEARN-07's view of them)."""
         self.bodies: dict[Pos, str] = {}
-        """One body per tile (ruling R-K-MOVE-01): who stands where, among tile steppers."""
+        """One body per tile (ruling R-K-MOVE-01, K-CROWD-01): who stands where, among
+        tile steppers (adventurers, prisoners, your beings in a fight)."""
+        self.shared: dict[Pos, str] = {}
+        """K-CROWD-02: the second kobold on a tile whose body is in :attr:`bodies`."""
         self.beings: dict[str, Being] = {}
         self.structures: dict[str, Structure] = {}
         self.wiring = Wiring()
@@ -308,7 +325,7 @@ class World:
             self.invasion.map_epoch += 1
         return self.invasion.map_epoch
 
-    def cached(self, name: str, version: int | None = None) -> dict[Any, Any]:
+    def cached(self, name: str, version: Any = None) -> dict[Any, Any]:
         """A cache of the invasion systems (routes, corridors, triggers near a tile, ...),
         emptied whenever ``version`` changes (by default the map epoch). Caches only spare
         work: what is in them never changes a result."""
@@ -319,9 +336,17 @@ class World:
             self._caches[name] = entry
         return entry[1]
 
+    def forget(self, name: str) -> None:
+        """Empty one of the :meth:`cached` caches now (what it holds went stale)."""
+        self._caches.pop(name, None)
+
+    def ground(self) -> tuple[str, int]:
+        """A cache version for what only the ground decides (doors opening do not count)."""
+        return ("ground", self.grid.terrain_version)
+
     def solid(self) -> NDArray[np.bool_]:
-        """The grid's solid tiles, cached per map epoch (do not modify)."""
-        cache = self.cached("solid")
+        """The grid's solid tiles, cached while the ground stays as it is (do not modify)."""
+        cache = self.cached("solid", self.ground())
         found: NDArray[np.bool_] | None = cache.get("solid")
         if found is None:
             found = cache["solid"] = self.grid.solid()
@@ -561,6 +586,9 @@ _HANDLERS: dict[str, Handler] = {
     "rite_end": invasions.on_rite_end,
     "adventurer": adventuring.on_step,
     "adventurer_work": adventuring.on_work,
+    "fighter": fighters.on_turn,
+    "fallen": fallen.on_due,
+    "effect_end": trap_effects.on_end,
 }
 
 

@@ -3,8 +3,10 @@
 A pure reading of the event log (``docs/events.md``): :class:`InvasionAccount` takes the
 events in order (it is an event sink, so a run can feed it as it goes, or a log read back
 can be replayed into it) and gives the lines of each day — arrivals, sightings, doors gone
-round, forced or given up, traps set off, discoveries, who learned what, Caution, goals,
-treasure, departures — and a summary per invasion. It never reads the world.
+round, forced or given up, traps set off and what they did, discoveries, who learned what,
+Caution, the fights (who engages whom, wounds, knock-outs, deaths, healing, waking,
+captures, the bodies), goals, treasure, departures — and a summary per invasion. With
+``explain`` each line ends with the rule IDs that decided it. It never reads the world.
 """
 
 from __future__ import annotations
@@ -67,6 +69,12 @@ class InvasionSum:
     outcome: str = "under way"
     treasure: int = 0
     escaped: int = 0
+    wounds: int = 0
+    """Wounds its members took (from traps and your side)."""
+    dead: int = 0
+    captured: int = 0
+    kills: int = 0
+    """Beings of your side its members killed."""
     ended: int | None = None
 
 
@@ -75,6 +83,8 @@ class InvasionAccount:
     """An event sink that writes the account (see the module docstring)."""
 
     enabled: bool = True
+    explain: bool = False
+    """End every line with the rule IDs that decided it."""
     days: dict[int, list[str]] = field(default_factory=dict)
     invasions: dict[int, InvasionSum] = field(default_factory=dict)
 
@@ -83,6 +93,8 @@ class InvasionAccount:
             return
         line = self._line(time.minute, event)
         if line:
+            if self.explain and event.rules:
+                line += f"  [{', '.join(event.rules)}]"
             self.days.setdefault(time.day, []).append(f"{_hhmm(time.minute)} {line}")
 
     def replay(self, entries: Iterable[LogEntry]) -> InvasionAccount:
@@ -136,10 +148,12 @@ class InvasionAccount:
             return f"group {f['group']} gives up on {f['door']} after {f['attempts']} attempts"
         if kind == "trap.fired":
             s = self._sum(_group_of(f["by"]))
-            if s is None:
-                return None
-            s.traps += 1
             caught = ", ".join(str(c) for c in f["caught"]) or "nobody"
+            if s is None:
+                if not any(_group_of(c) for c in f["caught"]):
+                    return None
+                return f"{f['trap']} ({f['mechanism']}) fires ({f['cause']}): caught {caught}"
+            s.traps += 1
             return f"{f['by']} sets off {f['trap']} ({f['mechanism']}): caught {caught}"
         if kind == "adventurers.learned":
             parts = []
@@ -183,11 +197,13 @@ class InvasionAccount:
             if s is not None and f["outcome"] in ("reached", "met", "out_of_reach"):
                 s.outcome = str(f["outcome"])
             what = {
-                "reached": "reached the Master (no combat yet: he lives)",
                 "met": f"met its goal ({f['goal'].replace('_', ' ')})",
                 "out_of_reach": "cannot reach its goal",
                 "gone": f"its goal is gone; now: {f.get('now')}",
+                "master_dead": "finds the Master dead: it scatters for treasure",
             }[f["outcome"]]
+            if f["outcome"] == "master_dead" and s is not None:
+                s.outcome = "master_dead"
             return f"invasion {f['number']} {what}"
         if kind == "treasure.taken":
             return f"{f['adventurer']} takes {f['amount']} treasure ({f['left']} left)"
@@ -206,9 +222,88 @@ class InvasionAccount:
             s = self._sum(f["number"])
             if s is not None:
                 s.ended = minute
+                if s.outcome == "under way":
+                    s.outcome = "failed"  # over without its goal
+                # what became of its members when it ended (each under one fate)
+                s.dead = len(f.get("dead") or [])
+                s.captured = len(f.get("captured") or [])
             limit = f"; next within {f['limit_hours']:g} h" if f["limit_hours"] is not None else ""
-            return f"invasion {f['number']} over after {f['minutes']} min{limit}"
-        return _other(event)
+            fates = [
+                f"{len(f.get(k) or [])} {word}"
+                for k, word in (("escaped", "escaped"), ("dead", "dead"), ("captured", "captured"))
+                if f.get(k)
+            ]
+            told = f" ({', '.join(fates)})" if fates else ""
+            return f"invasion {f['number']} over after {f['minutes']} min{told}{limit}"
+        return self._fight(minute, event) or _other(event)
+
+    def _fight(self, minute: int, event: Event) -> str | None:
+        """The lines of a fight and of what traps do to those they catch."""
+        f = event.fields
+        kind = event.type
+        if kind == "wound":
+            s = self._sum(_group_of(f["target"]))
+            if s is not None:
+                s.wounds += 1
+            return (
+                f"{f['source']} wounds {f['target']} ({f['weapon']}): {f['level']} "
+                f"{f['location']}, {f['total']}/10"
+            )
+        if kind == "being.unconscious":
+            how = (
+                f"bleeding: dies at {_hhmm(int(f['until']))} unless healed"
+                if f["bleeding"]
+                else f"wakes by {_hhmm(int(f['until']))}"
+            )
+            return f"{f['being']} is knocked out by {f['by']} ({how})"
+        if kind == "being.died":
+            slayer = self._sum(_group_of(f["by"]))
+            if slayer is not None and _group_of(f["being"]) is None:
+                slayer.kills += 1
+            who = "the Master" if f["being"] == "master" else f["being"]
+            cause = {"wounds": "", "head": ", a head wound", "bleeding": ", bled to death",
+                     "killed": ", killed where it lay"}[f["cause"]]  # fmt: skip
+            return f"{who} dies at {f['at']} (by {f['by']}{cause})"
+        if kind == "being.woke":
+            return f"{f['being']} wakes ({f['how'].replace('_', ' ')})"
+        if kind == "being.healed":
+            return f"{f['by']} heals {f['being']}"
+        if kind == "adventurer.captured":
+            return f"{f['by']} captures {f['adventurer']}: a prisoner at {f['at']}"
+        if kind == "being.carried":
+            return f"{f['by']} carries {f['being']} off"
+        if kind == "being.laid" and f["where"] == "bed":
+            return f"{f['by']} lays {f['being']} in its bed"
+        if kind in ("body.butchered", "body.burned"):
+            verb = "butchers" if kind == "body.butchered" else "burns"
+            return f"{f['by']} {verb} the body of {f['body']}"
+        if kind == "being.held":
+            return f"{f['being']} is held by the web of {f['by']} until {_hhmm(int(f['until']))}"
+        if kind == "being.terrified":
+            return f"{f['being']} flees in terror from {f['by']} until {_hhmm(int(f['until']))}"
+        if kind == "creatures.summoned":
+            released = ", ".join(f["creatures"])
+            return f"{f['trap']} releases {len(f['creatures'])} {f['breed']}(s): {released}"
+        if kind == "noise" and f["heard"] and f["enemies"]:
+            return (
+                f"noise ({f['cause']}) at {f['at']}: {', '.join(f['heard'])} hear where "
+                f"{', '.join(f['enemies'])} are"
+            )
+        if kind == "fighter.decision" and f["act"] not in ("hold", "wait", "keep_away", "carry_on"):
+            what = {
+                "attack": f"attacks {f['target']}",
+                "close_in": f"closes in on {f['target']}",
+                "keep_away": f"keeps away from {f['target']}",
+                "flee": f"flees from {f['target']}",
+                "regroup": "regroups with its allies",
+                "carry_on": "leaves the fight",
+            }[f["act"]]
+            why = f": {f['why']}" if f["why"] != what else ""
+            return f"{f['being']} ({f['stance']}) {what}{why}"
+        resisted = kind == "roll" and "K-TRAP-03" in event.rules and f.get("outcome") == "win"
+        if resisted and f.get("actor") == f.get("target"):
+            return f"{f['target']} resists {f['trap']} ({f['mechanism']})"
+        return None
 
     def _arrived(self, minute: int, f: Mapping[str, Any]) -> str:
         new = InvasionSum(
@@ -235,7 +330,9 @@ class InvasionAccount:
         """One row per invasion (the CLI's table, in the game's terms): its number, day,
         kind, members, goal, outcome, minutes inside, minutes until sighted, doors gone
         round and forced (with the minutes forcing took), traps its members set off,
-        triggers they discovered, lessons learned, treasure carried out, who escaped."""
+        triggers they discovered, lessons learned, wounds its members took, beings of your
+        side they killed, treasure carried out, and what became of its members: escaped,
+        dead, captured."""
         goals = {
             "kill_master": "Master",
             "steal_treasure": "treasure",
@@ -259,8 +356,12 @@ class InvasionAccount:
                     "traps": s.traps,
                     "found": s.discovered,
                     "learned": s.learned,
+                    "wounds": s.wounds,
+                    "kills": s.kills,
                     "loot": s.treasure,
                     "out": f"{s.escaped}/{s.members}",
+                    "dead": s.dead,
+                    "caught": s.captured,
                 }
             )
         return rows

@@ -17,7 +17,7 @@ from undercroft.core.events import Event
 from undercroft.core.grid import DoorState
 from undercroft.keep import locks
 from undercroft.keep.actors import Being
-from undercroft.keep.structures import Door
+from undercroft.keep.structures import Door, Trigger
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -74,8 +74,6 @@ def release_disconnected(world: World, by: str) -> None:
 
     (K-DOOR-06: with no trigger on any more, a normal door closes and a held one opens.)
     """
-    from undercroft.keep.structures import Trigger
-
     for door in world.of_type(Door):
         if not door.trigger_on:
             continue

@@ -21,6 +21,7 @@ from undercroft.core.content import (
     ContentError,
     ContentProblem,
     KeyPath,
+    format_key,
     key_lines,
     line_of,
     parse_toml,
@@ -87,8 +88,6 @@ class _Builder:
         self.grid = Grid.from_text(schema.tiles)
 
     def problem(self, path: KeyPath, message: str, allowed: Sequence[str] = ()) -> None:
-        from undercroft.core.content import format_key
-
         key = format_key(path)
         self.problems.append(
             ContentProblem(self.file, line_of(self.lines, path), key, message, tuple(allowed))

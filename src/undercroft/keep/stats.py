@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import MINUTES_PER_DAY, Event
 from undercroft.keep import director
+from undercroft.keep.actors import Job, Minion
 from undercroft.keep.invaders import Adventurer, Whereabouts
+from undercroft.keep.structures import Mechanism, TrapPart, Trigger
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -149,8 +151,6 @@ class Workload:
 
 def _busy_now(world: World, job: str) -> int:
     """Minutes of work in progress (not yet counted): started, not finished."""
-    from undercroft.keep.actors import Minion
-
     total = 0
     for b in world.present():
         if isinstance(b, Minion) and b.busy_since is not None and b.job.value == job:
@@ -160,9 +160,6 @@ def _busy_now(world: World, job: str) -> int:
 
 def summary(world: World) -> dict[str, Any]:
     """The headline numbers of a run so far (the log's ``summary`` line)."""
-    from undercroft.keep.actors import Job
-    from undercroft.keep.structures import Mechanism, TrapPart, Trigger
-
     work = world.workload
     run = world.now + 1 - world.start_minute  # R-K-TIME-06: counted from the start
     days = max(1, (run + MINUTES_PER_DAY - 1) // MINUTES_PER_DAY)

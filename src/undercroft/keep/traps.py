@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any
 
+from undercroft.core.dice import chance_event
 from undercroft.core.events import Event
 from undercroft.keep import doors, jobs, learning, trap_effects
 from undercroft.keep.actors import Being, Minion, Side
@@ -287,8 +288,6 @@ def _fumble(world: World, minion: Minion, part: TrapPart, trap: str | None) -> R
 
 
 def _chance(actor: str, hit: bool, outcome: str, **inputs: Any) -> Event:
-    from undercroft.core.dice import chance_event
-
     return chance_event(("K-REARM-03",), actor, 0.5, hit, outcome, **inputs)
 
 

@@ -49,7 +49,14 @@ from undercroft.keep import (
     traps,
 )
 from undercroft.keep.actors import Being, Creature, Master, Merchant, Minion
-from undercroft.keep.clock import TICKS_PER_MINUTE, EventQueue, Priority, QueueItem
+from undercroft.keep.clock import (
+    TICKS_PER_MINUTE,
+    EventQueue,
+    Priority,
+    QueueItem,
+    day_of,
+    day_start,
+)
 from undercroft.keep.commands import Command, CommandResult, execute
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import InvasionState
@@ -538,8 +545,6 @@ class World:
     def run_days(self, days: int) -> None:
         """Run ``days`` more days: to the last minute of day ``d + days - 1``, where ``d`` is
         the day still to run (day 1 at the start; the next day at the end of a day)."""
-        from undercroft.keep.clock import day_of, day_start
-
         self.run(day_start(day_of(self.now + 1) + days) - 1)
 
     # -- saving ---------------------------------------------------------------------

@@ -216,18 +216,18 @@ def test_a_crash_mid_adventure_loses_nothing_and_a_restart_replays_it(
     new(db, "x", PARTY4, seed=5)
     new(reference, "x", PARTY4, seed=5)
     before = status(db, "x")
-    import undercroft.crawl.runner as runner
+    import undercroft.crawl.campaign as campaign
 
-    real = runner.play
+    real = campaign.play_adventure
 
     def crash(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise KeyboardInterrupt  # the process is stopped mid-adventure
 
-    monkeypatch.setattr(runner, "play", crash)
+    monkeypatch.setattr(campaign, "play_adventure", crash)
     with pytest.raises(KeyboardInterrupt):
         play(db, "x")
     assert status(db, "x") == before
-    monkeypatch.setattr(runner, "play", real)
+    monkeypatch.setattr(campaign, "play_adventure", real)
     play(db, "x")
     play(reference, "x")
     assert status(db, "x").played == status(reference, "x").played

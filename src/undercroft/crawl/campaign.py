@@ -30,6 +30,7 @@ from undercroft.core.dice import derive_seed
 from undercroft.core.files import PathError, check_input, data_folder
 from undercroft.crawl.content import Pack, default_pack, load_pack
 from undercroft.crawl.players import PartyError, check_party
+from undercroft.crawl.runner import play as play_adventure
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS campaign (
@@ -257,8 +258,6 @@ def play(
     after. ``before_record(result)`` runs before the result is recorded (the command line
     writes the adventure's log there); if it raises, nothing is recorded.
     """
-    from undercroft.crawl.runner import play as play_adventure
-
     with connect(db) as conn:
         _lock(conn)
         current = _status(conn, db, name)

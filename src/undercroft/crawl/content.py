@@ -39,6 +39,7 @@ from undercroft.core.content import (
     ContentProblem,
     MapSchema,
     Schema,
+    format_key,
     key_lines,
     kinds,
     line_of,
@@ -348,8 +349,6 @@ class _Problems:
         *,
         line: int | None = None,
     ) -> None:
-        from undercroft.core.content import format_key
-
         where = line if line is not None else line_of(key_lines(text), path)
         self.items.append(ContentProblem(file, where, format_key(path), message, allowed))
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,6 +13,7 @@ from typer.testing import CliRunner
 
 from undercroft import __version__
 from undercroft.cli import app
+from undercroft.clikit import PIPED_WIDTH, Output
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -85,3 +90,42 @@ def test_demo_runs_and_explains_itself() -> None:
     assert result.exit_code == 0, result.output
     for text in ("What the hero sees", "Walking there", "a can shoot b: False", "287/432"):
         assert text in result.stdout
+
+
+def test_output_is_wide_when_piped_and_as_told_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Accounts and tables piped to a file keep whole lines (not rich's 80 columns);
+    ``COLUMNS`` and an explicit width still decide."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert Output(file=io.StringIO()).width == PIPED_WIDTH
+    assert Output(file=io.StringIO(), width=60).width == 60
+    monkeypatch.setenv("COLUMNS", "100")
+    assert Output(file=io.StringIO()).width == 100
+
+
+def test_keep_invasion_table_keeps_whole_lines_when_piped() -> None:
+    """The per-invasion table of ``run keep`` is not cut at 80 columns in a pipe."""
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "undercroft.cli",
+            "run",
+            "keep",
+            "--scenario",
+            "tutorial",
+            "--days",
+            "3",
+            "--seed",
+            "1",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    header = next(line for line in done.stdout.splitlines() if "outcome" in line)
+    assert "caught" in header and len(header) > 80

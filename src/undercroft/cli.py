@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from undercroft import __version__
 from undercroft.analysis.cli import register as register_analysis
-from undercroft.clikit import err, fail, interruptible
+from undercroft.clikit import Output, err, fail, interruptible
 from undercroft.core import catalogue
 from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
 from undercroft.crawl import content as crawl_content  # registers the crawl content kinds
@@ -35,7 +34,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_show_locals=False,
 )
-out = Console()
+out = Output()
 
 run_app = typer.Typer(help="Play a ruleset to the end and print an account.", no_args_is_help=True)
 app.add_typer(run_app, name="run")

@@ -10,6 +10,8 @@
 * :func:`progress` - a progress bar for long runs, on stderr and only on a terminal, so
   an account piped from stdout stays clean.
 * :func:`checkpoints` - Ctrl-C during a long loop stops it at the next step boundary.
+* :class:`Output` - standard output for accounts and tables: as wide as the terminal, or
+  wide enough when piped or redirected that a table keeps whole lines.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import NoReturn, ParamSpec, TypeVar
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -41,6 +43,27 @@ EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
 
 err = Console(stderr=True)
+
+PIPED_WIDTH = 200
+"""Columns of :class:`Output` when it is not a terminal and ``COLUMNS`` does not say."""
+
+
+class Output(Console):
+    """A console for standard output that, when piped or redirected, is wide enough
+    (:data:`PIPED_WIDTH`) for a table to keep whole lines instead of rich's 80 columns;
+    on a terminal, or with ``COLUMNS`` or an explicit ``width``, exactly as rich sizes it."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = Console.size.fget(self)  # type: ignore[attr-defined]
+        assert isinstance(size, ConsoleDimensions)
+        if self._width is None and not self.is_terminal and "COLUMNS" not in self._environ:
+            return ConsoleDimensions(max(size.width, PIPED_WIDTH), size.height)
+        return size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
 
-from undercroft.clikit import check_paths, interrupted, interruptible, warn, writing
+from undercroft.clikit import Output, check_paths, interrupted, interruptible, warn, writing
 from undercroft.clikit import fail as _fail
 from undercroft.core.content import ContentError
 from undercroft.core.events import EventLog, LogFormatError, read_log
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
     from undercroft.crawl.content import Pack
     from undercroft.crawl.settings import Setting
 
-out = Console(highlight=False)
+out = Output(highlight=False)
 
 MAX_SEED = 2**64 - 1
 """Run seeds are 64-bit unsigned (the seeds a campaign derives for its adventures)."""

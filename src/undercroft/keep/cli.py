@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from undercroft.clikit import (
+    Output,
     check_paths,
     checkpoints,
     err,
@@ -35,7 +35,7 @@ from undercroft.render.keep_account import InvasionAccount, TeeLog
 if TYPE_CHECKING:
     from undercroft.keep.world import World
 
-out = Console()
+out = Output()
 
 
 def register(run_app: typer.Typer) -> None:

@@ -92,19 +92,28 @@ def hold_open(world: World, door: Door, hold: bool, by: str) -> None:
     settle(world, door, by, ("K-DOOR-03",))
 
 
-def pass_through(world: World, door: Door, being: Being) -> bool:
-    """Someone walks through; False if an armed lock stops them (K-LOCK-02)."""
-    if door.open:
-        return True
+def _opening(world: World, door: Door, being: Being) -> tuple[str, ...] | None:
+    """The rules by which ``being`` opens the closed ``door``, or None if an armed lock
+    stops it (K-LOCK-02). K-DOOR-08: anyone may open a closed (unlocked) door, even one a
+    trigger closed; those who may pass a lock open it too (K-LOCK-02)."""
     lock = world.lock_of(door)
     if lock is not None and lock.armed and not locks.may_pass_locks(being):
-        return False
-    # K-DOOR-08: anyone may open a closed (unlocked) door, even one a trigger closed; those
-    # who may pass a lock open it too (K-LOCK-02). K-DOOR-03: it closes behind them.
+        return None
     closed_by_trigger = door.trigger_on and door.held_open
     rules = ("K-DOOR-03", "K-DOOR-08") if closed_by_trigger else ("K-DOOR-03",)
     if lock is not None and lock.armed:
         rules = (*rules, "K-LOCK-02")
+    return rules
+
+
+def pass_through(world: World, door: Door, being: Being) -> bool:
+    """Someone walks through; False if an armed lock stops them (K-LOCK-02)."""
+    if door.open:
+        return True
+    rules = _opening(world, door, being)
+    if rules is None:
+        return False
+    # K-DOOR-03: it closes behind them.
     world.emit(Event("door.opened", rules, {"door": door.id, "by": being.id}))
     world.emit(Event("door.closed", ("K-DOOR-03",), {"door": door.id, "by": being.id}))
     return True
@@ -116,13 +125,9 @@ def step_in(world: World, door: Door, being: Being) -> bool:
     stays open while it stands there (ruling R-K-DOOR-01); False if a lock stopped it."""
     if door.open:
         return True
-    lock = world.lock_of(door)
-    if lock is not None and lock.armed and not locks.may_pass_locks(being):
+    rules = _opening(world, door, being)
+    if rules is None:
         return False
-    closed_by_trigger = door.trigger_on and door.held_open
-    rules = ("K-DOOR-03", "K-DOOR-08") if closed_by_trigger else ("K-DOOR-03",)
-    if lock is not None and lock.armed:
-        rules = (*rules, "K-LOCK-02")
     door.open = True
     world.emit(Event("door.opened", rules, {"door": door.id, "by": being.id}))
     sync(world, door)

@@ -29,7 +29,7 @@ from undercroft.crawl.engine import Seat
 from undercroft.crawl.table import HUMAN, Table
 from undercroft.web.crawl_games import CrawlGame, Pass, check_request, policy_names
 from undercroft.web.hub import Hub, RefusalError
-from undercroft.web.keep_view import MAX_ADVANCE, KeepWatch, scenarios
+from undercroft.web.keep_view import MAX_ADVANCE, NEXT_KINDS, KeepWatch, scenarios
 from undercroft.web.limits import BodyLimit, Limits
 from undercroft.web.replay import ReplayError, crawl_frames, parse_log
 
@@ -310,20 +310,46 @@ def create_app(
 
     @app.post("/api/keep/worlds/{world_id}/advance")
     async def world_advance(request: Request, world_id: str) -> dict[str, Any]:
-        """``{"minutes": N}`` (1 to a week) or ``{"next": true}``; the new view."""
+        """``{"minutes": N}`` (1 to a week), or ``{"next": true | KIND}`` to the next event
+        (of a kind: trap, invasion, death, wound, fight), a week at most; the new view."""
         watch = world_of(request, world_id)
         data = await read_json(request)
         minutes = data.get("minutes") if isinstance(data, dict) else None
-        if isinstance(data, dict) and data.get("next") is True:
+        wanted = data.get("next") if isinstance(data, dict) else None
+        kind = "any" if wanted is True else wanted
+        if isinstance(kind, str) and kind in NEXT_KINDS:
             minutes = None
         elif (
-            isinstance(minutes, bool)
+            wanted is not None
+            or isinstance(minutes, bool)
             or not isinstance(minutes, int)
             or not (1 <= minutes <= MAX_ADVANCE)
         ):
-            raise RefusalError(422, f'{{"minutes": 1 to {MAX_ADVANCE}}} or {{"next": true}}')
-        result: dict[str, Any] = await anyio.to_thread.run_sync(watch.advance, minutes)
+            raise RefusalError(
+                422,
+                f'{{"minutes": 1 to {MAX_ADVANCE}}} or {{"next": true or one of '
+                f"{', '.join(k for k in NEXT_KINDS if k != 'any')}}}",
+            )
+        result: dict[str, Any] = await anyio.to_thread.run_sync(
+            watch.advance, minutes, kind if isinstance(kind, str) else "any"
+        )
         return result
+
+    @app.post("/api/keep/worlds/{world_id}/commands")
+    async def world_command(request: Request, world_id: str) -> dict[str, Any]:
+        """One keeper command, as a script item without ``when`` (``{"do": "build",
+        "kind": "pressure_plate", "at": [x, y]}``); the new view (200). 422 with the
+        parser's or the rules' reason for a refused one, and the world unchanged."""
+        watch = world_of(request, world_id)
+        data = await read_json(request)
+        result: dict[str, Any] = await anyio.to_thread.run_sync(watch.command, data)
+        return result
+
+    @app.get("/api/keep/worlds/{world_id}/adventurers/{adv_id}")
+    async def world_adventurer(request: Request, world_id: str, adv_id: str) -> dict[str, Any]:
+        """What one adventurer knows and its bonuses (K-LEARN-07, as ``--inspect``)."""
+        watch = world_of(request, world_id)
+        return await anyio.to_thread.run_sync(watch.adventurer, adv_id)
 
     return app
 

@@ -16,9 +16,11 @@ from web_kit import Secrets, assert_hidden, secrets_of
 
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
+from undercroft.keep import World
 from undercroft.web.crawl_games import CrawlGame
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "images" / "crawl-game.png"
+SCREENSHOT_KEEP = SCREENSHOT.with_name("keep-world.png")
 
 
 def new_game(base: str, **body: Any) -> dict[str, Any]:
@@ -252,32 +254,103 @@ def test_the_lobby_starts_a_game_and_gives_a_link_per_seat(chromium: Any, server
     page.close()
 
 
-def test_the_keep_viewer_shows_a_trap_firing(chromium: Any, server: Any) -> None:
-    base, _ = server
-    page = chromium.new_page(viewport={"width": 1500, "height": 900})
+def test_the_keep_viewer_shows_a_trap_firing_and_an_invasion(chromium: Any, server: Any) -> None:
+    base, app = server
+    page = chromium.new_page(viewport={"width": 1500, "height": 1000})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(base + "/keep")
-    page.wait_for_selector("#scenario option[value=trapworks]", state="attached")
+    page.wait_for_selector("#scenario option[value=mid]", state="attached")
+    page.select_option("#scenario", "mid")
     page.click("#start")
     page.wait_for_selector("#board .ks.mechanism")
-    # "Next" runs to the next logged event; the first may come at minute 0 (the invasion
-    # director draws the first invasion's hour at once), so step until the clock moves.
-    for _ in range(5):
+    # Play, then pause: the clock moves.
+    page.select_option("#speed", "60")
+    page.click("#playpause")
+    page.wait_for_function("() => Number(document.body.dataset.minute) >= 120")
+    page.click("#playpause")
+
+    def next_event(kind: str) -> None:
         count = page.locator("#log li").count()
+        page.select_option("#next-kind", kind)
         page.click("#next")
         page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {count}")
-        if int(page.evaluate("() => Number(document.body.dataset.minute)")) > 0:
-            break
-    page.wait_for_function("() => Number(document.body.dataset.minute) > 0")
-    page.select_option("#speed", "1440")
-    page.click("#playpause")
-    page.wait_for_selector('#log li[data-type="trap.fired"]', timeout=20_000)
-    page.click("#playpause")
-    fired = page.locator("#log li[data-type='trap.fired']").first.inner_text()
+        page.wait_for_function("() => document.body.dataset.busy !== '1'")
+
+    next_event("invasion")
+    page.wait_for_selector(".group[data-group='1']")
+    assert page.locator("#log li[data-type='invasion.arrived']").count() == 1
+    next_event("wound")
+    page.wait_for_selector('#log li[data-type="wound"]')
+    invaders = page.locator('.being.adventurer[data-being^="adv:1-"]')
+    assert invaders.count() >= 1  # the group's members drawn, as adventurers
+    assert page.locator(".being.side-keep").count() > 0  # and the keep's side apart
+    SCREENSHOT_KEEP.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT_KEEP))
+    # What an adventurer knows (K-LEARN-07).
+    invaders.first.click()
+    page.wait_for_selector("#detail .knowledge")
+    assert "K-LEARN-07" in page.inner_text("#detail")
+    # A trap firing: drawn as fired, its history and workload on a click.
+    next_event("trap")
+    page.wait_for_selector("#board .ks.fired")
+    fired = page.locator("#log li[data-type='trap.fired']").last.inner_text()
     trap = fired.split("trap trap:")[1].split(",")[0]
     page.locator(f'[data-structure="trap:{trap}"]').click()
-    assert "fired" in page.inner_text("#detail")
-    assert page.locator(".being").count() > 0 and page.locator(".wire").count() > 0
+    assert "fired" in page.inner_text("#detail") and "rearmed" in page.inner_text("#detail")
+    # A keeper command from the page, and one the rules refuse (the reason shown).
+    page.select_option("#verb", "set_stance")
+    page.select_option("#f-stance", "aggressive")
+    minion = page.locator("#f-minion").input_value()
+    page.click("#send")
+    page.wait_for_selector("#command-result.ok")
+    watch = app.state.worlds.get(page.evaluate("() => kv.id"))
+    assert watch.world.minion(minion).stance.value == "aggressive"
+    page.select_option("#verb", "build")
+    page.click("#f-at")
+    page.locator('rect.sq[data-sq="0,0"]').click()  # a wall: nothing can be built there
+    page.click("#send")
+    page.wait_for_selector("#command-result.error")
+    assert "is not open floor" in page.inner_text("#command-result")
+    assert page.locator(".wire").count() > 0 and page.locator(".ks.door.locked").count() > 0
+    assert not errors
+    page.close()
+
+
+def test_the_replay_scrubber_moves_through_a_keep_log(
+    chromium: Any, server: Any, tmp_path: Path
+) -> None:
+    base, _ = server
+    log = tmp_path / "keep.jsonl"
+    world = World.from_scenario("mid", seed=1)
+    world.open_log(log)
+    world.run_days(3)
+    world.close_log()
+    page = chromium.new_page(viewport={"width": 1500, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "/replay")
+    page.set_input_files("#file", str(log))
+    page.wait_for_function("() => document.body.dataset.index !== undefined", timeout=15_000)
+    assert page.evaluate("() => document.body.dataset.ruleset") == "keep"
+    last = int(page.evaluate("() => document.body.dataset.index"))
+    invaders = '.being.adventurer[data-being^="adv:1-"]'
+    page.locator("#scrubber").fill("0")
+    page.wait_for_function("() => document.body.dataset.index === '0'")
+    # The first line that is not a die: invasion 1 arrives, its member at the portal.
+    assert page.locator("#narration li").last.get_attribute("data-type") == "invasion.arrived"
+    portal = page.locator(invaders).first.locator("polygon").get_attribute("points") or ""
+    x, y = (float(v) for v in portal.split()[0].split(","))
+    assert (int(x // 24), int(y // 24)) == (24, 0)
+    assert page.locator("#board .ks.mechanism").count() > 0
+    page.locator("#scrubber").fill(str(last))
+    page.wait_for_function(f"() => document.body.dataset.index === '{last}'")
+    assert page.locator(invaders).count() >= 1  # invasion 1: captured, drawn in its cell
+    page.locator("#scrubber").fill(str(last // 2))
+    page.wait_for_function(f"() => document.body.dataset.index === '{last // 2}'")
+    page.click("#next")
+    page.wait_for_function(f"() => document.body.dataset.index === '{last // 2 + 1}'")
+    assert "day " in page.inner_text("#position")
+    assert page.locator("#narration li").count() > 3
     assert not errors
     page.close()

@@ -149,10 +149,10 @@ class MemberSchema(Schema):
     traits: list[str] = Field(default_factory=list)
 
 
-class ScriptSchema(Schema):
-    """One scripted command (the keeper's) or happening, at a time of day."""
+class CommandSchema(Schema):
+    """One keeper command or happening, as a script item has it without its time (the
+    keeper commands the web viewer sends are checked with it too)."""
 
-    when: str
     do: Literal[VERBS]  # type: ignore[valid-type]
     kind: str | None = None
     at: Ref | None = None
@@ -188,6 +188,19 @@ class ScriptSchema(Schema):
     camp: str | None = None
     relation: Literal["hostile", "neutral", "allied"] | None = None
 
+    @model_validator(mode="after")
+    def _complete(self) -> CommandSchema:
+        missing = [key for key in NEEDS[self.do] if getattr(self, key) is None]
+        if missing:
+            raise ValueError(f"'{self.do}' needs {', '.join(repr(k) for k in missing)}")
+        return self
+
+
+class ScriptSchema(CommandSchema):
+    """One scripted command (the keeper's) or happening, at a time of day."""
+
+    when: str
+
     @field_validator("when")
     @classmethod
     def _time(cls, when: str) -> str:
@@ -196,13 +209,6 @@ class ScriptSchema(Schema):
         except ClockError as exc:
             raise ValueError(str(exc)) from None
         return when
-
-    @model_validator(mode="after")
-    def _complete(self) -> ScriptSchema:
-        missing = [key for key in NEEDS[self.do] if getattr(self, key) is None]
-        if missing:
-            raise ValueError(f"'{self.do}' needs {', '.join(repr(k) for k in missing)}")
-        return self
 
 
 class PlaceSchema(Schema):

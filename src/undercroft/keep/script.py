@@ -2,21 +2,26 @@
 
 A scenario (:mod:`undercroft.keep.scenario`) queues its ``[[script]]`` entries as data; the
 world hands each to :func:`run_script_item` when it is due. A keeper command goes through
-the typed command API (logged as a ``command`` event); a happening (a visit, a rage, an
-invasion event, ...) is carried out here, and one that cannot happen is logged as a
-``script.failed`` event.
+the typed command API (logged as a ``command`` event): :func:`command_from` turns an item
+into its :mod:`~undercroft.keep.commands` dataclass, for scripts and for
+:func:`parse_command`, which checks a command that comes as JSON (the web viewer's) against
+the script's own schema first. A happening (a visit, a rage, an invasion event, ...) is
+carried out here, and one that cannot happen is logged as a ``script.failed`` event.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from undercroft.core.content import ContentError, validate
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.keep import commands, doors, invasions, jobs, movement, visitors
 from undercroft.keep.actors import Creature, Job, Stance
 from undercroft.keep.parties import MemberDraw
+from undercroft.keep.scenario_schema import CommandSchema
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -32,7 +37,59 @@ def resolve_ref(world: World, ref: str) -> str:
     return ref
 
 
-def _command(item: Mapping[str, Any], r: Callable[[str], str]) -> commands.Command:
+PLACE_KEYS = ("at", "to")
+"""The keys of a keeper command that hold a tile (``path`` holds a list of them)."""
+
+
+def parse_command(world: World, data: Any) -> commands.Command:
+    """A keeper command sent as JSON (``{"do": "build", "kind": ..., "at": [x, y]}``: a
+    script item without ``when``) as its typed command, or :class:`CommandError` saying
+    which key is wrong. Checked with the script's schema; names (labels, structure names)
+    are resolved as in a script; places are ``[x, y]`` on the map."""
+    if not isinstance(data, dict):
+        raise commands.CommandError('a command is a JSON object: {"do": VERB, ...}')
+    try:
+        entry = validate(data, CommandSchema, json.dumps(data), "the command")
+    except ContentError as exc:
+        raise commands.CommandError(
+            "; ".join(
+                f"{p.key or 'the command'}: {p.message}"
+                + (f" (allowed: {', '.join(p.allowed)})" if p.allowed else "")
+                for p in exc.problems
+            )
+        ) from None
+    if entry.do not in commands.COMMANDS:
+        raise commands.CommandError(
+            f"do: {entry.do!r} is a scenario happening, not a keeper command "
+            f"(allowed: {', '.join(commands.COMMANDS)})"
+        )
+    item = entry.model_dump(exclude_none=True)
+    for key in PLACE_KEYS:
+        if key in item:
+            item[key] = _tile(world, key, item[key])
+    if "path" in item:
+        item["path"] = [_tile(world, f"path[{i}]", p) for i, p in enumerate(item["path"])]
+    return command_from(item, lambda key: resolve_ref(world, str(item[key])))
+
+
+def _tile(world: World, key: str, value: Any) -> list[int]:
+    grid = world.grid
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        or not (0 <= value[0] < grid.width and 0 <= value[1] < grid.height)
+    ):
+        raise commands.CommandError(
+            f"{key}: a tile [x, y] on the map (0..{grid.width - 1}, 0..{grid.height - 1})"
+        )
+    return list(value)
+
+
+def command_from(item: Mapping[str, Any], r: Callable[[str], str]) -> commands.Command:
+    """The typed command of a checked script item (places as ``[x, y]``); ``r`` resolves
+    the name under a key to an id."""
+
     def at(key: str) -> Pos:
         x, y = item[key]
         return Pos(x, y)
@@ -78,8 +135,8 @@ def run_script_item(world: World, item: Mapping[str, Any]) -> None:
         return resolve_ref(world, str(item[key]))
 
     do = item["do"]
-    if do in commands.COMMANDS or do == "wire":
-        world.command(_command(item, r))
+    if do in commands.COMMANDS:
+        world.command(command_from(item, r))
         return
     try:
         _happening(world, item, r)

@@ -29,7 +29,8 @@ from undercroft.crawl.engine import Seat
 from undercroft.crawl.table import HUMAN, Table
 from undercroft.web.crawl_games import CrawlGame, Pass, check_request, policy_names
 from undercroft.web.hub import Hub, RefusalError
-from undercroft.web.keep_view import MAX_ADVANCE, KeepWatch, scenarios
+from undercroft.web.keep_replay import keep_frames
+from undercroft.web.keep_view import MAX_ADVANCE, NEXT_KINDS, KeepWatch, scenarios
 from undercroft.web.limits import BodyLimit, Limits
 from undercroft.web.replay import ReplayError, crawl_frames, parse_log
 
@@ -210,30 +211,41 @@ def create_app(
         """The seat's log as replay frames (the board after each line it may see)."""
         game, who = seat_of(request, game_id)
         text = await anyio.to_thread.run_sync(game.log_text, who.seat)
-        return await anyio.to_thread.run_sync(replay_of, text, who.seat.value)
+        return await anyio.to_thread.run_sync(any_replay, text, who.seat.value, "crawl")
 
-    def replay_of(text: str, seat: str) -> dict[str, Any]:
+    def any_replay(text: str, seat: str, ruleset: str | None) -> dict[str, Any]:
+        """Frames of a log; ``ruleset`` None: whichever the header names."""
         try:
-            return crawl_frames(parse_log(text), pack, Seat(seat))
+            log = parse_log(text)
+            if ruleset is None and log.header.ruleset == "keep":
+                return keep_frames(log)
+            return {"ruleset": "crawl", **crawl_frames(log, pack, Seat(seat))}
         except ReplayError as exc:
             raise RefusalError(422, str(exc)) from None
 
-    @app.post(
-        "/api/replays/crawl",
-        openapi_extra={
-            "requestBody": {"content": {"application/jsonl": {"schema": {"type": "string"}}}}
-        },
-    )
-    async def replay_file(request: Request, seat: str = "dm") -> dict[str, Any]:
-        """Replay frames of a crawl log sent as the body, as ``seat`` (heroes or dm) sees it."""
+    async def log_body(request: Request, seat: str) -> str:
         if seat not in ("heroes", "dm"):
             raise RefusalError(422, "seat: 'heroes' or 'dm'")
         body = await request.body()
         try:
-            text = body.decode("utf-8")
+            return body.decode("utf-8")
         except UnicodeDecodeError:
             raise RefusalError(422, "the log is not UTF-8 text") from None
-        return await anyio.to_thread.run_sync(replay_of, text, seat)
+
+    log_schema = {"requestBody": {"content": {"application/jsonl": {"schema": {"type": "string"}}}}}
+
+    @app.post("/api/replays/crawl", openapi_extra=log_schema)
+    async def replay_file(request: Request, seat: str = "dm") -> dict[str, Any]:
+        """Replay frames of a crawl log sent as the body, as ``seat`` (heroes or dm) sees it."""
+        text = await log_body(request, seat)
+        return await anyio.to_thread.run_sync(any_replay, text, seat, "crawl")
+
+    @app.post("/api/replays", openapi_extra=log_schema)
+    async def replay_any(request: Request, seat: str = "dm") -> dict[str, Any]:
+        """Replay frames of a crawl or keep log sent as the body (``ruleset`` says which);
+        a crawl log as ``seat`` sees it, a keep log whole (it has no hidden information)."""
+        text = await log_body(request, seat)
+        return await anyio.to_thread.run_sync(any_replay, text, seat, None)
 
     @app.websocket("/api/crawl/games/{game_id}/ws")
     async def socket(websocket: WebSocket, game_id: str, token: str = "", since: int = 0) -> None:
@@ -310,20 +322,46 @@ def create_app(
 
     @app.post("/api/keep/worlds/{world_id}/advance")
     async def world_advance(request: Request, world_id: str) -> dict[str, Any]:
-        """``{"minutes": N}`` (1 to a week) or ``{"next": true}``; the new view."""
+        """``{"minutes": N}`` (1 to a week), or ``{"next": true | KIND}`` to the next event
+        (of a kind: trap, invasion, death, wound, fight), a week at most; the new view."""
         watch = world_of(request, world_id)
         data = await read_json(request)
         minutes = data.get("minutes") if isinstance(data, dict) else None
-        if isinstance(data, dict) and data.get("next") is True:
+        wanted = data.get("next") if isinstance(data, dict) else None
+        kind = "any" if wanted is True else wanted
+        if isinstance(kind, str) and kind in NEXT_KINDS:
             minutes = None
         elif (
-            isinstance(minutes, bool)
+            wanted is not None
+            or isinstance(minutes, bool)
             or not isinstance(minutes, int)
             or not (1 <= minutes <= MAX_ADVANCE)
         ):
-            raise RefusalError(422, f'{{"minutes": 1 to {MAX_ADVANCE}}} or {{"next": true}}')
-        result: dict[str, Any] = await anyio.to_thread.run_sync(watch.advance, minutes)
+            raise RefusalError(
+                422,
+                f'{{"minutes": 1 to {MAX_ADVANCE}}} or {{"next": true or one of '
+                f"{', '.join(k for k in NEXT_KINDS if k != 'any')}}}",
+            )
+        result: dict[str, Any] = await anyio.to_thread.run_sync(
+            watch.advance, minutes, kind if isinstance(kind, str) else "any"
+        )
         return result
+
+    @app.post("/api/keep/worlds/{world_id}/commands")
+    async def world_command(request: Request, world_id: str) -> dict[str, Any]:
+        """One keeper command, as a script item without ``when`` (``{"do": "build",
+        "kind": "pressure_plate", "at": [x, y]}``); the new view (200). 422 with the
+        parser's or the rules' reason for a refused one, and the world unchanged."""
+        watch = world_of(request, world_id)
+        data = await read_json(request)
+        result: dict[str, Any] = await anyio.to_thread.run_sync(watch.command, data)
+        return result
+
+    @app.get("/api/keep/worlds/{world_id}/adventurers/{adv_id}")
+    async def world_adventurer(request: Request, world_id: str, adv_id: str) -> dict[str, Any]:
+        """What one adventurer knows and its bonuses (K-LEARN-07, as ``--inspect``)."""
+        watch = world_of(request, world_id)
+        return await anyio.to_thread.run_sync(watch.adventurer, adv_id)
 
     return app
 

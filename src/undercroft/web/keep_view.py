@@ -1,53 +1,72 @@
-"""Watching a keep world in the browser: a small view over :class:`undercroft.keep.World`.
+"""Watching a keep world in the browser: one :class:`undercroft.keep.World` run by the server.
 
-:class:`KeepWatch` holds one world run by the server for one keeper (a secret token, as a
-crawl seat). :meth:`KeepWatch.view` is the whole of what the page draws: the map, the
-structures (traps and their parts, timers, doors, locks, sites), the wiring, the beings
-where they stand now, the clock, the latest log lines and, per trap, its firings and
-rearms (its history and workload). The page asks the server to advance the world (so
-many minutes, or to the next thing that happens); the world's own seeded RNG decides
+:class:`KeepWatch` holds one world for one keeper (a secret token, as a crawl seat). The
+page asks the server to advance the world (so many minutes, or to the next event of a
+kind: any, a trap firing, an invasion arriving, a death, a wound) and to carry out keeper
+commands, which go through :func:`undercroft.keep.script.parse_command` and
+``World.command``, exactly as a scenario's script does. The world's own seeded RNG decides
 everything, so a watched world is the world ``run keep`` runs.
 
-Later keep issues plug in here: invasions and adventurers (their parties, what each knows,
-K-LEARN-07), wounds and deaths, and keeper commands sent from the page through
-``World.command`` (the commands scripts use).
+What is drawn is :func:`undercroft.web.keep_map.world_view` plus what this watcher kept of
+the log: the latest lines and, per trap, its firings, rearms and expiries (its history and
+workload).
 """
 
 from __future__ import annotations
 
 import threading
-from collections import deque
-from collections.abc import Callable
+from collections import Counter, deque
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from undercroft.core.events import Event, LogEntry, Time
+from undercroft.keep import learning
+from undercroft.keep.commands import CommandError
+from undercroft.keep.invaders import Adventurer
 from undercroft.keep.scenario import shipped
+from undercroft.keep.script import parse_command
 from undercroft.keep.world import World
 from undercroft.web.crawl_games import new_token
+from undercroft.web.hub import RefusalError
+from undercroft.web.keep_map import world_view
 
 LOG_KEPT = 500
 """Log lines the view keeps (a world can run for years: older lines are dropped)."""
 HISTORY_KEPT = 20
 MAX_ADVANCE = 7 * 24 * 60
-"""The most minutes one request may advance a world (a week)."""
-NEXT_STEPS = 10_000
-"""How many queue items "next event" may carry out looking for a logged event."""
+"""The most minutes one request may advance a world (a week), "next event" included."""
+NEXT_KINDS: Mapping[str, tuple[str, ...]] = {
+    "any": (),
+    "trap": ("trap.fired",),
+    "invasion": ("invasion.arrived",),
+    "death": ("being.died",),
+    "wound": ("wound",),
+    "fight": ("attack",),
+}
+"""What "next event" may look for: any logged event, or events of these types."""
+QUIET = ("roll", "chance")
+"""Dice lines: logged, but not an "event" to stop at or to list on the page."""
 
 
 class TailLog:
-    """An event sink that keeps the last lines, and per trap its firings and rearms."""
+    """An event sink that keeps the last lines, counts every type, and per trap its
+    firings, rearms and expiries."""
 
     enabled = True
 
     def __init__(self) -> None:
         self.entries: deque[LogEntry] = deque(maxlen=LOG_KEPT)
         self.count = 0
+        self.types: Counter[str] = Counter()
         self.traps: dict[str, dict[str, Any]] = {}
 
     def emit(self, time: Time, event: Event) -> None:
         entry = LogEntry(self.count, time, event)
-        self.entries.append(entry)
         self.count += 1
+        self.types[event.type] += 1
+        if event.type in QUIET:
+            return
+        self.entries.append(entry)
         trap = event.fields.get("trap")
         if isinstance(trap, str) and event.type.startswith(("trap.", "part.")):
             record = self.traps.setdefault(
@@ -59,6 +78,12 @@ class TailLog:
             history: list[dict[str, Any]] = record["history"]
             history.append(line(entry))
             del history[:-HISTORY_KEPT]
+
+    def seen(self, types: tuple[str, ...]) -> int:
+        """How many events of these types (any but dice if none) were logged so far."""
+        if not types:
+            return self.count - sum(self.types[t] for t in QUIET)
+        return sum(self.types[t] for t in types)
 
 
 def line(entry: LogEntry) -> dict[str, Any]:
@@ -84,43 +109,59 @@ class KeepWatch:
     def finished(self) -> bool:
         return False  # a world runs on; the hub keeps the newest
 
-    def advance(self, minutes: int | None = None) -> dict[str, Any]:
-        """Run ``minutes`` more (1 to a week), or with ``None`` to the next logged event."""
+    def advance(self, minutes: int | None = None, kind: str = "any") -> dict[str, Any]:
+        """Run ``minutes`` more (1 to a week), or with ``None`` up to the next event of
+        ``kind`` (one of :data:`NEXT_KINDS`), a week at most."""
         with self.lock:
             world = self.world
             if minutes is not None:
                 world.run(world.now + minutes)
-            else:
-                before = self.log.count
-                for _ in range(NEXT_STEPS):
-                    if world.step() is None or self.log.count > before:
-                        break
-            return self._view()
+                return self._view()
+            types = NEXT_KINDS[kind]
+            before = self.log.seen(types)
+            limit = world.now + MAX_ADVANCE
+            while self.log.seen(types) == before:
+                due = world.queue.items[0][0] if world.queue.items else None
+                if due is None or due > limit:
+                    world.run(limit)
+                    break
+                world.step()
+            view = self._view()
+            view["found"] = self.log.seen(types) > before
+            return view
+
+    def command(self, data: Any) -> dict[str, Any]:
+        """Carry out one keeper command (a script item without ``when``). Refused by the
+        parser or by the rules: 422 with the reason, and the world unchanged."""
+        with self.lock:
+            try:
+                cmd = parse_command(self.world, data)
+            except CommandError as exc:
+                raise RefusalError(422, exc.reason) from None
+            result = self.world.command(cmd)
+            if not result.accepted:
+                rules = f" ({', '.join(result.rules)})" if result.rules else ""
+                raise RefusalError(422, f"{cmd.verb} refused: {result.reason}{rules}")
+            view = self._view()
+            view["command"] = {"verb": cmd.verb, "args": cmd.args(), "effect": result.effect}
+            return view
+
+    def adventurer(self, adv_id: str) -> dict[str, Any]:
+        """K-LEARN-07: what one adventurer knows and its bonuses (``run keep --inspect``)."""
+        with self.lock:
+            adv = self.world.beings.get(adv_id)
+            if not isinstance(adv, Adventurer):
+                raise RefusalError(404, f"no adventurer {adv_id!r} came to this world")
+            return learning.view(self.world, adv)
 
     def view(self) -> dict[str, Any]:
         with self.lock:
             return self._view()
 
     def _view(self) -> dict[str, Any]:
-        world = self.world
-        grid = world.grid
-        chars = grid.char_array()
         return {
             "scenario": self.scenario,
-            "seed": world.seed,
-            "clock": {
-                "minute": world.now,
-                "day": world.now // 1440 + 1,
-                "hour": world.now % 1440 // 60,
-            },
-            "board": "\n".join(row.tobytes().decode() for row in chars),
-            "structures": [s.to_json() for s in world.structures.values()],
-            "wires": [w.to_json() for w in world.wiring.wires.values()],
-            "beings": [
-                {"id": b.id, "kind": b.kind, "breed": b.breed, "pos": xy(b.pos_at(world.now))}
-                for b in world.present()
-            ],
-            "portals": [[p.x, p.y] for p in world.portals],
+            **world_view(self.world),
             "log": [line(e) for e in list(self.log.entries)[-100:]],
             "lines": self.log.count,
             "traps": self.log.traps,
@@ -129,7 +170,3 @@ class KeepWatch:
 
 def scenarios() -> list[str]:
     return shipped()
-
-
-def xy(pos: Any) -> list[int]:
-    return [int(pos.x), int(pos.y)]

@@ -20,7 +20,8 @@ class Limits:
     worlds: int = 16
 
     def body_for(self, path: str) -> int:
-        return self.log_body if path.startswith("/api/replays/") else self.body
+        replay = path == "/api/replays" or path.startswith("/api/replays/")
+        return self.log_body if replay else self.body
 
 
 class BodyLimit:

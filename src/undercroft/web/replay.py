@@ -10,7 +10,8 @@ areas revealed in it, so a replay tells the heroes nothing their game did not.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from undercroft.crawl.ruleset import Adventure
 from undercroft.web.crawl_games import entry_view
 
 MAX_FRAMES = 100_000
+T = TypeVar("T")
 
 
 class ReplayError(ValueError):
@@ -34,6 +36,26 @@ def parse_log(text: str) -> EventLog:
         return log_from_text(text, "the log")
     except LogFormatError as exc:
         raise ReplayError(str(exc)) from None
+
+
+def check_log(log: EventLog, ruleset: str) -> None:
+    """A log of ``ruleset`` short enough to replay, or :class:`ReplayError`."""
+    if log.header.ruleset != ruleset:
+        raise ReplayError(f"a {log.header.ruleset} log; this replays {ruleset} logs")
+    if len(log.entries) > MAX_FRAMES:
+        raise ReplayError(f"the log has {len(log.entries)} lines; at most {MAX_FRAMES} replay")
+
+
+def apply_line(apply: Callable[[LogEntry], T], entry: LogEntry) -> T:
+    """``apply(entry)``; a line missing a field or with one of the wrong type (a log
+    written by hand, or damaged) is a :class:`ReplayError` naming it."""
+    try:
+        return apply(entry)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ReplayError(
+            f"the log's {entry.event.type!r} line (seq {entry.seq}) lacks a field or has "
+            f"one of the wrong type ({exc!r})"
+        ) from None
 
 
 class Board:
@@ -161,23 +183,14 @@ class Board:
 def crawl_frames(log: EventLog, pack: Pack, seat: Seat) -> dict[str, Any]:
     """The replay of ``log`` as ``seat`` sees it: its header, one frame per log line it may
     read (the line, its sentence, the board after it), and the summary."""
-    if log.header.ruleset != "crawl":
-        raise ReplayError(f"a {log.header.ruleset} log; this replays crawl logs")
-    if len(log.entries) > MAX_FRAMES:
-        raise ReplayError(f"the log has {len(log.entries)} lines; at most {MAX_FRAMES} replay")
+    check_log(log, "crawl")
     adventure = pack.adventures.get(log.header.scenario)
     header = log.header.to_json()
     board = Board(adventure, seat, header)
     frames: list[dict[str, Any]] = []
     last_board = None
     for entry in observe_entries(log.entries, seat):
-        try:
-            board.apply(entry)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ReplayError(
-                f"the log's {entry.event.type!r} line (seq {entry.seq}) lacks a field or has "
-                f"one of the wrong type ({exc!r})"
-            ) from None
+        apply_line(board.apply, entry)
         frame = {**entry_view(entry), **board.snapshot()}
         text = board.board_text()
         if text != last_board:

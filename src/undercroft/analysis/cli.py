@@ -160,8 +160,9 @@ def odds(
     what: Annotated[
         str,
         typer.Argument(
-            metavar="EXPR|rule|fight",
-            help="A dice expression ('2d6+3 vs 2d6+1', '3d6'), or 'rule' or 'fight'.",
+            metavar="EXPR|rule|fight|keep-ko|keep-head",
+            help="A dice expression ('2d6+3 vs 2d6+1', '3d6'), or 'rule', 'fight', "
+            "'keep-ko' or 'keep-head'.",
         ),
     ],
     rule: Annotated[
@@ -184,27 +185,29 @@ def odds(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print JSON: outcome -> fraction.")
     ] = False,
+    wound: Annotated[
+        str | None, typer.Option(help="keep: the wound, light|serious|critical (K-KO-01).")
+    ] = None,
+    weapon: Annotated[str | None, typer.Option(help="keep: blunt (or fists) or edged.")] = None,
+    armour: Annotated[
+        str | None, typer.Option(help="keep-ko: none|cloth|leather|chain|plate (K-KO-03).")
+    ] = None,
+    helmet: Annotated[
+        int | None, typer.Option(help="keep-head: the helmet's number, 0-100 (K-HEAD-01).")
+    ] = None,
 ) -> None:
     """Exact probabilities from the rules' own chance nodes, as fractions and percentages:
     odds '2d6+3 vs 2d6+1' | odds rule C-DOOR-01 --hero garrick [--light0] |
-    odds fight --hero H --monster M [--stamina K] [--enemies N] [--light0] [--surprised]."""
-    from undercroft.analysis import commands
+    odds fight --hero H --monster M [--stamina K] [--enemies N] [--light0] [--surprised] |
+    odds keep-ko --wound W --weapon blunt|edged [--armour A] |
+    odds keep-head --weapon blunt|edged [--helmet N] [--wound serious|critical]."""
+    from undercroft.analysis import odds_cli
 
-    commands.odds(
-        what,
-        rule,
-        hero,
-        monster,
-        stamina,
-        monster_stamina,
-        enemies,
-        light0,
-        surprised,
-        power,
-        sets,
-        pack,
-        as_json,
+    ask = odds_cli.CrawlAsk(
+        hero, monster, stamina, monster_stamina, enemies, light0, surprised, power, sets, pack
     )
+    keep = odds_cli.KeepWound(wound, weapon, armour, helmet)
+    odds_cli.odds(what, rule, ask, as_json, keep)
 
 
 results_app = typer.Typer(

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv as csv_module
 import datetime
-import json
 import math
 import os
 import shlex
@@ -32,7 +31,6 @@ from rich.table import Table
 
 from undercroft import __version__
 from undercroft.analysis import backends
-from undercroft.analysis import odds as odds_engine
 from undercroft.analysis import results as catalogue
 from undercroft.analysis import sweep as sweep_grid
 from undercroft.analysis.batch import BatchSpec, read_meta, run_batch, write_meta
@@ -59,6 +57,7 @@ class _Out:
 
 
 out = _Out()
+
 
 DISTRIBUTIONS = ("turns", "light", "heroes_dead", "treasure", "fights", "patrols")
 
@@ -377,6 +376,7 @@ def sweep(
         name = chosen.name
     results = [finish_batch(spec, t, name) for spec, t in zip(specs, times, strict=True)]
     from undercroft.analysis import sweep_report
+
     lines = [
         *plugin.describe(scenarios[0])[:-1],
         ("swept", ", ".join(keys)),
@@ -542,81 +542,3 @@ def results_sql(sql: str, catalogue_file: Path | None, csv: bool) -> None:
     for row in rows:
         table.add_row(*("NULL" if v is None else str(v) for v in row))
     out.print(table)
-
-
-def odds(
-    what: str,
-    rule: str | None,
-    hero: str | None,
-    monster: str | None,
-    stamina: int,
-    monster_stamina: int,
-    enemies: int,
-    light0: bool,
-    surprised: bool,
-    power: int,
-    sets: list[str] | None,
-    pack: Path | None,
-    as_json: bool,
-) -> None:
-    """Exact odds: a dice expression, a rule's d6 table, or a fight."""
-    fight_only = {
-        "--monster": monster is not None,
-        "--stamina": stamina != 0,
-        "--monster-stamina": monster_stamina != 0,
-        "--enemies": enemies != 1,
-        "--surprised": surprised,
-    }
-    given = [name for name, on in fight_only.items() if on]
-    if what in ("keep-ko", "keep-head"):
-        fail(
-            f"odds {what} needs keep combat (wounds, unconsciousness, head wounds: issue 11), "
-            "which is not built yet; `odds rule` and `odds fight` cover the crawl."
-        )
-    try:
-        if what == "fight":
-            if rule is not None:
-                fail(f"odds fight takes no argument after it (got {rule!r}); use options.")
-            if hero is None or monster is None:
-                fail("odds fight needs --hero H and --monster M (`undercroft list heroes`).")
-            chosen, _, _ = load_set(None, pack, sets)
-            result = odds_engine.fight_odds(
-                chosen,
-                hero,
-                monster,
-                stamina=stamina,
-                monster_stamina=monster_stamina,
-                enemies=enemies,
-                light0=light0,
-                surprised=surprised,
-            )
-        elif what == "rule":
-            if rule is None or hero is None:
-                fail(
-                    "odds rule needs a rule ID and --hero H, e.g. "
-                    "odds rule C-DOOR-01 --hero garrick"
-                )
-            if given:
-                fail(f"{', '.join(given)} belong to `odds fight`, not `odds rule`.")
-            chosen, _, _ = load_set(None, pack, sets)
-            result = odds_engine.rule_odds(chosen, rule, hero, light0=light0, power=power)
-        else:
-            extra = [*given, *(["--hero"] if hero else []), *(["--light0"] if light0 else [])]
-            if rule is not None or extra or sets:
-                fail(
-                    f"{what!r} reads as a dice expression, which takes no "
-                    f"{', '.join(extra or ['--set', 'second argument'])}; for a rule write "
-                    "`odds rule ID --hero H`, for a fight `odds fight --hero H --monster M`."
-                )
-            result = odds_engine.dice_odds(what)
-    except odds_engine.OddsError as exc:
-        fail(str(exc))
-    if as_json:
-        sys.stdout.write(json.dumps(result.to_json(), indent=1) + "\n")
-        return
-    table = Table("outcome", "probability", "%", title=result.question)
-    for word, p in result.outcomes.items():
-        table.add_row(word, str(p), f"{100 * float(p):.2f}%")
-    out.print(table)
-    for note in result.notes:
-        out.print(f"  {note}", markup=False)

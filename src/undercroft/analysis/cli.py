@@ -18,8 +18,10 @@ from undercroft.crawl.cli import MAX_SEED
 
 MAX_RUNS = 10_000_000
 
-RulesetArg = Annotated[str, typer.Argument(help="The ruleset: crawl (keep comes later).")]
-TargetArg = Annotated[str, typer.Argument(help="The adventure id or file (keep: scenario).")]
+RulesetArg = Annotated[str, typer.Argument(help="The ruleset: crawl or keep.")]
+TargetArg = Annotated[
+    str, typer.Argument(help="crawl: the adventure id or file; keep: a scenario name or file.")
+]
 RunsOption = Annotated[
     int, typer.Option("--runs", min=1, max=MAX_RUNS, help="How many games to play.")
 ]
@@ -35,7 +37,9 @@ DmOption = Annotated[str, typer.Option(help="Dungeon Master's policy: a name or 
 PartyOption = Annotated[
     str | None, typer.Option(help="3 to 5 hero ids, comma-separated (default: the first four).")
 ]
-DaysOption = Annotated[int | None, typer.Option(help="keep: days to run (keep batches only).")]
+DaysOption = Annotated[
+    int | None, typer.Option(help="keep: days each run plays (default: the scenario's).")
+]
 OutOption = Annotated[
     Path | None,
     typer.Option("--out", help="A new (or empty) folder for the results (default: data folder)."),
@@ -117,6 +121,7 @@ def sweep(
     address: AddressOption = None,
     catalogue_file: CatalogueOption = None,
     pack: PackOption = None,
+    days: DaysOption = None,
 ) -> None:
     """A batch for every combination of the --set values (--set monsters.orc.fighting=2,3,4),
     all from the same seed, and one report plotting each metric against them."""
@@ -137,6 +142,7 @@ def sweep(
         address,
         catalogue_file,
         pack,
+        days,
     )
 
 

@@ -36,14 +36,17 @@ from undercroft.analysis import sweep as sweep_grid
 from undercroft.analysis.batch import BatchSpec, read_meta, run_batch, write_meta
 from undercroft.analysis.crawl_batch import CrawlScenario
 from undercroft.analysis.formats import REPORT, Estimate, shown
+from undercroft.analysis.keep_batch import KeepScenario
 from undercroft.analysis.plugin import BatchRuleset, Metric
 from undercroft.analysis.rulesets import RULESETS, ruleset_named
 from undercroft.analysis.worker import run_seed
 from undercroft.clikit import checkpoints, fail, interrupted, progress, warn
 from undercroft.core.files import data_folder
+from undercroft.core.settings import SettingError
+from undercroft.crawl import settings as crawl_settings
 from undercroft.crawl.cli import load_set, party_of, policies
 from undercroft.crawl.content import DEFAULT_PACK
-from undercroft.crawl.settings import SettingError
+from undercroft.keep import settings as keep_settings
 
 
 class _Out:
@@ -81,16 +84,63 @@ def crawl_scenario(
 
 
 def check_ruleset(ruleset: str, days: int | None) -> BatchRuleset:
-    if ruleset == "keep":
-        fail(
-            "batch keep is not available yet: keep batches need keep invasions and combat "
-            "(issues 10 and 11). Use `undercroft run keep` for one run meanwhile."
-        )
     if ruleset not in RULESETS:
-        fail(f"unknown ruleset {ruleset!r}; allowed: {', '.join(sorted(RULESETS))} (keep later).")
-    if days is not None:
+        fail(f"unknown ruleset {ruleset!r}; allowed: {', '.join(sorted(RULESETS))}.")
+    if days is not None and ruleset != "keep":
         fail("--days applies to keep batches; a crawl adventure runs to its end.")
     return ruleset_named(ruleset)
+
+
+def keep_scenario(target: str, days: int | None, sets: list[str] | None) -> KeepScenario:
+    """The keep scenario of the options: the scenario and every ``--set`` checked by
+    building its world once (exit 2 naming the file, line and key, or the ``--set``)."""
+    from undercroft.keep.cli import open_world
+    from undercroft.keep.clock import MAX_DAYS
+
+    world = open_world(target, 0, None, None, sets or [])
+    total = days if days is not None else world.scenario_days
+    if not 1 <= total <= MAX_DAYS:
+        fail(f"--days {total}: a keep run is 1 to {MAX_DAYS:,} days.")
+    settings = tuple(keep_settings.parse(text) for text in sets or [])
+    return KeepScenario(target, total, settings)
+
+
+def scenario_for(
+    ruleset: str,
+    target: str,
+    days: int | None,
+    sets: list[str] | None,
+    crawl: tuple[str | None, str, str, Path | None],
+) -> Any:
+    """What every run of the batch plays; ``crawl`` is (party, policy, dm, pack)."""
+    party, policy, dm, pack = crawl
+    if ruleset == "keep":
+        given = [
+            name
+            for name, on in (
+                ("--party", party is not None),
+                ("--policy", policy != "heuristic"),
+                ("--dm", dm != "heuristic"),
+                ("--pack", pack is not None),
+            )
+            if on
+        ]
+        if given:
+            fail(f"{', '.join(given)} belong to crawl batches; a keep scenario has its own.")
+        return keep_scenario(target, days, sets)
+    return crawl_scenario(target, party, policy, dm, sets, pack)
+
+
+def scenario_words(ruleset: str, scenario: Any, pack: Path | None) -> list[tuple[str, Any]]:
+    """The options that say what was played, for the command line to type again."""
+    if isinstance(scenario, KeepScenario):
+        return [("--days", scenario.days)]
+    return [
+        ("--party", ",".join(scenario.party)),
+        ("--policy", scenario.policy),
+        ("--dm", scenario.dm),
+        ("--pack", pack),
+    ]
 
 
 # -- where it goes --------------------------------------------------------------------------
@@ -261,7 +311,7 @@ def batch(
     """Play N seeded games, stream one row per run to Parquet, print the results with 95%
     intervals and write DIR/report.html."""
     plugin = check_ruleset(ruleset, days)
-    scenario = crawl_scenario(target, party, policy, dm, sets, pack)
+    scenario = scenario_for(ruleset, target, days, sets, (party, policy, dm, pack))
     where = catalogue.catalogue_path(catalogue_file)
     check_catalogue(where)
     folder, created = new_folder(out_dir, f"{ruleset}-{scenario.adventure}")
@@ -269,11 +319,8 @@ def batch(
         [
             ("--runs", runs),
             ("--seed", seed),
-            ("--party", ",".join(scenario.party)),
-            ("--policy", scenario.policy),
-            ("--dm", scenario.dm),
+            *scenario_words(ruleset, scenario, pack),
             ("--set", [s.text for s in scenario.settings]),
-            ("--pack", pack),
         ],
         f"undercroft batch {ruleset} {shlex.quote(target)}",
     )
@@ -338,15 +385,18 @@ def sweep(
     address: str | None,
     catalogue_file: Path | None,
     pack: Path | None,
+    days: int | None = None,
 ) -> None:
     """The grid of batches over the values of ``--set`` keys, and one report."""
-    plugin = check_ruleset(ruleset, None)
+    plugin = check_ruleset(ruleset, days)
+    parse = keep_settings.parse if ruleset == "keep" else crawl_settings.parse
     try:
-        fixed, keys, points = sweep_grid.grid(sets or [])
+        fixed, keys, points = sweep_grid.grid(sets or [], parse)
     except SettingError as exc:
         fail(str(exc))
     # Every point is checked (each value, and the content it makes) before any run.
-    scenarios = [crawl_scenario(target, party, policy, dm, fixed + p.sets, pack) for p in points]
+    crawl = (party, policy, dm, pack)
+    scenarios = [scenario_for(ruleset, target, days, fixed + p.sets, crawl) for p in points]
     where = catalogue.catalogue_path(catalogue_file)
     check_catalogue(where)
     folder, created = new_folder(out_dir, f"sweep-{scenarios[0].adventure}")
@@ -356,11 +406,8 @@ def sweep(
         [
             ("--runs", runs),
             ("--seed", seed),
-            ("--party", ",".join(scenarios[0].party)),
-            ("--policy", scenarios[0].policy),
-            ("--dm", scenarios[0].dm),
+            *scenario_words(ruleset, scenarios[0], pack),
             ("--set", list(sets or [])),
-            ("--pack", pack),
         ],
         f"undercroft sweep {ruleset} {shlex.quote(target)}",
     )

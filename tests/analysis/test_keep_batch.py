@@ -193,3 +193,15 @@ def test_run_keep_takes_the_same_set_and_checks_it(tmp_path: Path) -> None:
     code, _, stderr = invoke("run", "keep", "--resume", str(save), "--days", "1",
                              "--set", "options.invasions=false")  # fmt: skip
     assert code == 2 and "--set" in stderr
+
+
+def test_the_days_table_is_the_worlds_day_counts(keep_played: Played) -> None:
+    runs = {r["run"]: r for r in rows(keep_played.two, "runs")}
+    days = rows(keep_played.two, "days")
+    assert sorted({(d["run"], d["day"]) for d in days}) == [
+        (run, day) for run in range(KEEP_RUNS) for day in range(1, KEEP_DAYS + 1)
+    ]
+    for run, row in runs.items():
+        mine = [d for d in days if d["run"] == run]
+        for column in ("rearms", "fumbles", "traps_fired", "invasions"):
+            assert sum(int(d[column]) for d in mine) == row[column], column  # type: ignore[call-overload]

@@ -246,8 +246,9 @@ def results_sql(
     sql: Annotated[
         str,
         typer.Argument(
-            help="A query; views runs, deaths, fights, rolls, squares hold every batch's rows "
-            "(column batch = its id), and the table batches the catalogue."
+            help="A query; views runs, deaths, fights, rolls, squares (crawl), invasions, "
+            "traps, doors, days (keep) hold every batch's rows (column batch = its id), and "
+            "the table batches the catalogue."
         ),
     ],
     csv: Annotated[bool, typer.Option(help="Print CSV instead of a table.")] = False,

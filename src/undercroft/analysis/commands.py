@@ -62,7 +62,11 @@ class _Out:
 out = _Out()
 
 
-DISTRIBUTIONS = ("turns", "light", "heroes_dead", "treasure", "fights", "patrols")
+DISTRIBUTIONS = (
+    *("turns", "light", "heroes_dead", "treasure", "fights", "patrols"),  # crawl
+    *("invasions", "adventurers_dead", "master_died_day", "traps_fired", "door_minutes"),  # keep
+)
+"""The ``runs`` columns the report draws as histograms (those a ruleset's metrics have)."""
 
 # -- what to play ---------------------------------------------------------------------------
 

@@ -15,6 +15,9 @@ and runs it day by day for the batch's days, as ``undercroft run keep`` does. It
   kills, rearms, fumbles;
 * ``doors``: one row per locked door a group forced or gave up: the group, door, tile,
   method, attempts and the minutes it spent there;
+* ``days``: per run and day: the world's own day counts (rearms, fumbles, traps fired,
+  wounds, deaths, doors forced), the Traps-job minion-hours worked that day and the
+  invasions that arrived;
 * ``squares``: per run and tile: adventurers' deaths and wounds there, and the minutes
   they were slowed there (at a locked door, held by a web).
 """
@@ -22,6 +25,7 @@ and runs it day by day for the batch's days, as ``undercroft run keep`` does. It
 from __future__ import annotations
 
 import shlex
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +38,7 @@ from undercroft.analysis.keep_metrics import KeepMetrics
 from undercroft.analysis.plugin import Metric, Query, Rows, Section
 from undercroft.core.settings import Setting, describe
 from undercroft.keep import settings as keep_settings
+from undercroft.keep.clock import day_of
 from undercroft.keep.scenario import build_world
 from undercroft.keep.structures import Mechanism
 from undercroft.keep.world import World
@@ -81,6 +86,8 @@ MEANS = (
     ("minions_dead", "your minions who died"),
     ("treasure_taken", "treasure carried off"),
 )
+DAY_COUNTS = ("rearms", "fumbles", "traps_fired", "wounds", "deaths", "doors_forced")
+"""The keep's own per-day counts (``keep.stats.DayStats``) a ``days`` row holds."""
 INTS = (
     "invasions",
     "repelled",
@@ -170,6 +177,15 @@ class KeepBatch:
                     ("minutes", pa.int32()),
                 ]
             ),
+            "days": pa.schema(
+                [
+                    ("run", pa.int64()),
+                    ("day", pa.int32()),
+                    *((name, pa.int32()) for name in DAY_COUNTS),
+                    ("traps_job_hours", pa.float64()),
+                    ("invasions", pa.int32()),
+                ]
+            ),
             "squares": pa.schema(
                 [
                     ("run", pa.int64()),
@@ -192,12 +208,26 @@ class KeepBatch:
         world = scenario.world(seed)
         sink = KeepMetrics()
         world.attach_log(sink)
+        first = day_of(world.now)
         for _ in range(scenario.days):  # day by day, as `undercroft run keep` runs
             world.run_days(1)
         for mech in world.of_type(Mechanism):  # every trap standing at the end, fired or not
             record = sink.trap(mech.id)
             record.mechanism, record.x, record.y = mech.kind, mech.pos.x, mech.pos.y
-        return rows_of(scenario, run, seed, world.summary(), sink)
+        rows = rows_of(scenario, run, seed, world.summary(), sink)
+        arrived = Counter(i.day for i in sink.invasions.values())
+        rows["days"] = [
+            {
+                "run": run,
+                "day": day,
+                **{name: getattr(stats, name) for name in DAY_COUNTS},
+                "traps_job_hours": round(stats.traps_job_minutes / 60, 2),
+                "invasions": arrived[day],
+            }
+            for day in range(first, first + scenario.days)
+            for stats in (world.workload.day(day),)
+        ]
+        return rows
 
     def replay_command(self, scenario: KeepScenario, seed: int) -> str:
         words = [

@@ -13,6 +13,7 @@ from undercroft.analysis import plots
 from undercroft.analysis.formats import pct
 from undercroft.analysis.plugin import Query, Section
 from undercroft.analysis.report import figure, first_runs, heatmaps, table
+from undercroft.core.events import MINUTES_PER_DAY
 
 if TYPE_CHECKING:
     from undercroft.analysis.keep_batch import KeepScenario
@@ -25,6 +26,7 @@ def sections(scenario: KeepScenario, query: Query) -> list[Section]:
     return [
         invasions(query),
         master(scenario, query, runs),
+        workload(query),
         traps(query, runs),
         doors(query, runs),
         the_map(scenario, query, runs),
@@ -85,7 +87,8 @@ def master(scenario: KeepScenario, query: Query, runs: int) -> Section:
     standing = runs
     curve = []
     by_day = dict((int(d), int(n)) for d, n in fell)
-    for day in range(1, scenario.days + 1):
+    first = scenario.world(0).now // MINUTES_PER_DAY + 1  # a scenario may start later on
+    for day in range(first, first + scenario.days):
         standing -= by_day.get(day, 0)
         curve.append((float(day), standing))
     html = figure(
@@ -95,6 +98,31 @@ def master(scenario: KeepScenario, query: Query, runs: int) -> Section:
         f"({pct(alive / runs if runs else float('nan'))}).</p>"
     )
     return Section("The Master's survival by day", html)
+
+
+def workload(query: Query) -> Section:
+    rows = query(
+        "SELECT day, avg(traps_job_hours), avg(rearms), avg(fumbles), avg(traps_fired) "
+        "FROM days GROUP BY 1 ORDER BY 1"
+    )
+    hours = [(float(d), float(h)) for d, h, *_ in rows]
+    html = (
+        figure(
+            plots.values_bars(
+                hours,
+                title="Traps-job minion-hours by day (mean of runs)",
+                xlabel="day",
+                ylabel="minion-hours",
+            )
+        )
+        + table(
+            ("day", "Traps-job minion-hours", "rearms", "fumbles", "traps fired"),
+            [(d, f"{h:.2f}", f"{r:.2f}", f"{f:.2f}", f"{t:.2f}") for d, h, r, f, t in rows],
+            {0, 1, 2, 3, 4},
+        )
+        + '<p class="note">Means over the runs; minion-hours count finished work.</p>'
+    )
+    return Section("The Traps job's workload by day", html)
 
 
 def traps(query: Query, runs: int) -> Section:

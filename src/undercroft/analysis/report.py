@@ -170,7 +170,7 @@ def replay_part(
         "<code>derive_seed(S, i)</code> (numpy <code>SeedSequence(S, spawn_key=(i,))</code>, "
         "first 64-bit word), whatever the backend and the number of workers. The seed of "
         "every run is the <code>seed</code> column of <code>runs.parquet</code>; this command "
-        "plays one alone and tells it turn by turn (add <code>--log FILE</code> for its event "
+        "plays one alone and tells it as it goes (add <code>--log FILE</code> for its event "
         "log):</p>",
         table(("run", "#", "seed", "command"), rows, {1, 2}),
     ]

@@ -34,18 +34,15 @@ from undercroft.analysis import backends
 from undercroft.analysis import results as catalogue
 from undercroft.analysis import sweep as sweep_grid
 from undercroft.analysis.batch import BatchSpec, read_meta, run_batch, write_meta
-from undercroft.analysis.crawl_batch import CrawlScenario
 from undercroft.analysis.formats import REPORT, Estimate, shown
-from undercroft.analysis.keep_batch import KeepScenario
 from undercroft.analysis.plugin import BatchRuleset, Metric
-from undercroft.analysis.rulesets import RULESETS, ruleset_named
+from undercroft.analysis.rulesets import ruleset_named
+from undercroft.analysis.targets import check_ruleset, scenario_for, scenario_words
 from undercroft.analysis.worker import run_seed
 from undercroft.clikit import checkpoints, fail, interrupted, progress, warn
 from undercroft.core.files import data_folder
 from undercroft.core.settings import SettingError
 from undercroft.crawl import settings as crawl_settings
-from undercroft.crawl.cli import load_set, party_of, policies
-from undercroft.crawl.content import DEFAULT_PACK
 from undercroft.keep import settings as keep_settings
 
 
@@ -67,85 +64,6 @@ DISTRIBUTIONS = (
     *("invasions", "adventurers_dead", "master_died_day", "traps_fired", "door_minutes"),  # keep
 )
 """The ``runs`` columns the report draws as histograms (those a ruleset's metrics have)."""
-
-# -- what to play ---------------------------------------------------------------------------
-
-
-def crawl_scenario(
-    target: str,
-    party: str | None,
-    policy: str,
-    dm: str,
-    sets: list[str] | None,
-    pack: Path | None,
-) -> CrawlScenario:
-    """The crawl scenario of the options, each checked (exit 2 naming the option)."""
-    policy, dm = policies(policy, dm)
-    chosen, adventure_id, settings = load_set(target, pack, sets)
-    heroes = party_of(party, chosen, adventure_id)
-    folder = None if chosen.folder.resolve() == DEFAULT_PACK.resolve() else str(chosen.folder)
-    return CrawlScenario(adventure_id, tuple(heroes), policy, dm, settings, folder)
-
-
-def check_ruleset(ruleset: str, days: int | None) -> BatchRuleset:
-    if ruleset not in RULESETS:
-        fail(f"unknown ruleset {ruleset!r}; allowed: {', '.join(sorted(RULESETS))}.")
-    if days is not None and ruleset != "keep":
-        fail("--days applies to keep batches; a crawl adventure runs to its end.")
-    return ruleset_named(ruleset)
-
-
-def keep_scenario(target: str, days: int | None, sets: list[str] | None) -> KeepScenario:
-    """The keep scenario of the options: the scenario and every ``--set`` checked by
-    building its world once (exit 2 naming the file, line and key, or the ``--set``)."""
-    from undercroft.keep.cli import open_world
-    from undercroft.keep.clock import MAX_DAYS
-
-    world = open_world(target, 0, None, None, sets or [])
-    total = days if days is not None else world.scenario_days
-    if not 1 <= total <= MAX_DAYS:
-        fail(f"--days {total}: a keep run is 1 to {MAX_DAYS:,} days.")
-    settings = tuple(keep_settings.parse(text) for text in sets or [])
-    return KeepScenario(target, total, settings)
-
-
-def scenario_for(
-    ruleset: str,
-    target: str,
-    days: int | None,
-    sets: list[str] | None,
-    crawl: tuple[str | None, str, str, Path | None],
-) -> Any:
-    """What every run of the batch plays; ``crawl`` is (party, policy, dm, pack)."""
-    party, policy, dm, pack = crawl
-    if ruleset == "keep":
-        given = [
-            name
-            for name, on in (
-                ("--party", party is not None),
-                ("--policy", policy != "heuristic"),
-                ("--dm", dm != "heuristic"),
-                ("--pack", pack is not None),
-            )
-            if on
-        ]
-        if given:
-            fail(f"{', '.join(given)} belong to crawl batches; a keep scenario has its own.")
-        return keep_scenario(target, days, sets)
-    return crawl_scenario(target, party, policy, dm, sets, pack)
-
-
-def scenario_words(ruleset: str, scenario: Any, pack: Path | None) -> list[tuple[str, Any]]:
-    """The options that say what was played, for the command line to type again."""
-    if isinstance(scenario, KeepScenario):
-        return [("--days", scenario.days)]
-    return [
-        ("--party", ",".join(scenario.party)),
-        ("--policy", scenario.policy),
-        ("--dm", scenario.dm),
-        ("--pack", pack),
-    ]
-
 
 # -- where it goes --------------------------------------------------------------------------
 

@@ -73,9 +73,11 @@ def test_the_analysis_guides_odds_are_what_the_command_says() -> None:
     from undercroft.cli import app
 
     text = (ROOT / "docs" / "analysis.md").read_text(encoding="utf-8")
-    found = re.search(r"```\n\$ (undercroft odds [^\n]*)\n(.*?)```", text, flags=re.DOTALL)
-    assert found, "docs/analysis.md shows an odds example: $ undercroft odds ..."
-    shown = dict(re.findall(r"^\s+(win|lose|tie)\s+(\d+(?:/\d+)?)\s", found.group(2), re.M))
-    result = CliRunner().invoke(app, [*shlex.split(found.group(1))[1:], "--json"])
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["outcomes"] == shown
+    examples = re.findall(r"```\n\$ (undercroft odds [^\n]*)\n(.*?)```", text, flags=re.DOTALL)
+    assert len(examples) >= 2, "docs/analysis.md shows odds examples: $ undercroft odds ..."
+    words = "win|lose|tie|unconscious|dead|out|stays"
+    for command, printed in examples:
+        shown = dict(re.findall(rf"^\s+({words})\s+(\d+(?:/\d+)?)\s", printed, re.M))
+        result = CliRunner().invoke(app, [*shlex.split(command)[1:], "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["outcomes"] == shown, command

@@ -12,6 +12,9 @@ from undercroft.cli import app
 RUNS = 16
 SEED = 7
 ADVENTURE = "greyhollow-cellars"
+KEEP_SCENARIO = "mid"
+KEEP_RUNS = 6
+KEEP_DAYS = 4
 
 
 def invoke(*args: str) -> tuple[int, str, str]:

@@ -38,7 +38,10 @@ def test_a_row_is_the_game_its_seed_plays_alone(played: Played) -> None:
         result = play(pack.ruleset(ADVENTURE), row["party"].split(","), seed=row["seed"], log=False)
         summary = result.state.summary()
         assert (row["won"], row["outcome"], row["turns"], row["treasure"]) == (
-            summary["won"], summary["outcome"], summary["turns"], summary["treasure"]
+            summary["won"],
+            summary["outcome"],
+            summary["turns"],
+            summary["treasure"],
         )
         assert row["dead"] == ",".join(h.removeprefix("hero:") for h in summary["dead"])
 
@@ -120,7 +123,6 @@ def test_big_tables_are_written_in_row_groups(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["keep", "trapworks", "--runs", "2"], "issues 10 and 11"),
         (["chess", ADVENTURE, "--runs", "2"], "unknown ruleset"),
         (["crawl", ADVENTURE, "--runs", "2", "--days", "3"], "--days applies to keep"),
         (["crawl", "nowhere", "--runs", "2"], "not an adventure"),
@@ -130,12 +132,18 @@ def test_big_tables_are_written_in_row_groups(tmp_path: Path) -> None:
         (["crawl", ADVENTURE, "--runs", "2", "--backend", "ray"], "allowed: local, dask"),
         (["crawl", ADVENTURE, "--runs", "2", "--backend", "dask"], "needs --address"),
         (["crawl", ADVENTURE, "--runs", "2", "--address", "tcp://127.0.0.1:1"], "--backend dask"),
-        (["crawl", ADVENTURE, "--runs", "2", "--set", "monsters.orc.fighting=99"],
-         "less than or equal to 20"),
-        (["crawl", ADVENTURE, "--runs", "2", "--set", "options.ambusher_six=sometimes"],
-         "allowed: total, natural"),
-        (["crawl", ADVENTURE, "--runs", "2", "--set", "monsters.orc.fightin=3"],
-         "unknown field 'fightin'"),
+        (
+            ["crawl", ADVENTURE, "--runs", "2", "--set", "monsters.orc.fighting=99"],
+            "less than or equal to 20",
+        ),
+        (
+            ["crawl", ADVENTURE, "--runs", "2", "--set", "options.ambusher_six=sometimes"],
+            "allowed: total, natural",
+        ),
+        (
+            ["crawl", ADVENTURE, "--runs", "2", "--set", "monsters.orc.fightin=3"],
+            "unknown field 'fightin'",
+        ),
         (["crawl", ADVENTURE, "--runs", "2", "--set", "potions.x.y=1"], "unknown key 'potions'"),
     ],
 )

@@ -215,7 +215,7 @@ def test_odds_cli_prints_json_fractions() -> None:
         (["fight", "--hero", "garrick", "--monster", "orc", "--enemies", "5"], "--enemies 5"),
         (["rule", "C-DOOR-01", "--hero", "garrick", "--monster", "orc"], "belong to `odds fight`"),
         (["2d6", "--hero", "garrick"], "dice expression"),
-        (["keep-ko", "--hero", "garrick"], "needs keep combat"),
+        (["keep-ko", "--hero", "garrick"], "belong to the crawl's odds"),
         (
             ["rule", "C-DOOR-01", "--hero", "garrick", "--set", "heroes.garrick.traits=[1]"],
             "--set heroes.garrick.traits",

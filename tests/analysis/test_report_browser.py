@@ -73,3 +73,10 @@ def test_the_comparison_report_shows_its_plot_offline(played: Played, tmp_path: 
     assert "no difference" in stdout  # the same rows: nothing to tell apart
     boxes, tried, errors = render(out / "report.html", tmp_path / "compare.png")
     assert [b for b in boxes if b["width"] > 100] and tried == [] and errors == []
+
+
+def test_the_keep_batch_report_shows_its_plots_offline(keep_played: Played, tmp_path: Path) -> None:
+    boxes, tried, errors = render(keep_played.two / "report.html", tmp_path / "keep.png")
+    drawn = [b for b in boxes if b["width"] > 100 and b["height"] > 80]
+    assert len(drawn) >= 10, boxes  # rates, 5 histograms, invasions by day, the Master, 3 maps
+    assert tried == [] and errors == []

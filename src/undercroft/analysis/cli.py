@@ -18,8 +18,10 @@ from undercroft.crawl.cli import MAX_SEED
 
 MAX_RUNS = 10_000_000
 
-RulesetArg = Annotated[str, typer.Argument(help="The ruleset: crawl (keep comes later).")]
-TargetArg = Annotated[str, typer.Argument(help="The adventure id or file (keep: scenario).")]
+RulesetArg = Annotated[str, typer.Argument(help="The ruleset: crawl or keep.")]
+TargetArg = Annotated[
+    str, typer.Argument(help="crawl: the adventure id or file; keep: a scenario name or file.")
+]
 RunsOption = Annotated[
     int, typer.Option("--runs", min=1, max=MAX_RUNS, help="How many games to play.")
 ]
@@ -35,7 +37,9 @@ DmOption = Annotated[str, typer.Option(help="Dungeon Master's policy: a name or 
 PartyOption = Annotated[
     str | None, typer.Option(help="3 to 5 hero ids, comma-separated (default: the first four).")
 ]
-DaysOption = Annotated[int | None, typer.Option(help="keep: days to run (keep batches only).")]
+DaysOption = Annotated[
+    int | None, typer.Option(help="keep: days each run plays (default: the scenario's).")
+]
 OutOption = Annotated[
     Path | None,
     typer.Option("--out", help="A new (or empty) folder for the results (default: data folder)."),
@@ -117,6 +121,7 @@ def sweep(
     address: AddressOption = None,
     catalogue_file: CatalogueOption = None,
     pack: PackOption = None,
+    days: DaysOption = None,
 ) -> None:
     """A batch for every combination of the --set values (--set monsters.orc.fighting=2,3,4),
     all from the same seed, and one report plotting each metric against them."""
@@ -137,6 +142,7 @@ def sweep(
         address,
         catalogue_file,
         pack,
+        days,
     )
 
 
@@ -160,8 +166,9 @@ def odds(
     what: Annotated[
         str,
         typer.Argument(
-            metavar="EXPR|rule|fight",
-            help="A dice expression ('2d6+3 vs 2d6+1', '3d6'), or 'rule' or 'fight'.",
+            metavar="EXPR|rule|fight|keep-ko|keep-head",
+            help="A dice expression ('2d6+3 vs 2d6+1', '3d6'), or 'rule', 'fight', "
+            "'keep-ko' or 'keep-head'.",
         ),
     ],
     rule: Annotated[
@@ -184,27 +191,29 @@ def odds(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print JSON: outcome -> fraction.")
     ] = False,
+    wound: Annotated[
+        str | None, typer.Option(help="keep: the wound, light|serious|critical (K-KO-01).")
+    ] = None,
+    weapon: Annotated[str | None, typer.Option(help="keep: blunt (or fists) or edged.")] = None,
+    armour: Annotated[
+        str | None, typer.Option(help="keep-ko: none|cloth|leather|chain|plate (K-KO-03).")
+    ] = None,
+    helmet: Annotated[
+        int | None, typer.Option(help="keep-head: the helmet's number, 0-100 (K-HEAD-01).")
+    ] = None,
 ) -> None:
     """Exact probabilities from the rules' own chance nodes, as fractions and percentages:
     odds '2d6+3 vs 2d6+1' | odds rule C-DOOR-01 --hero garrick [--light0] |
-    odds fight --hero H --monster M [--stamina K] [--enemies N] [--light0] [--surprised]."""
-    from undercroft.analysis import commands
+    odds fight --hero H --monster M [--stamina K] [--enemies N] [--light0] [--surprised] |
+    odds keep-ko --wound W --weapon blunt|edged [--armour A] |
+    odds keep-head --weapon blunt|edged [--helmet N] [--wound serious|critical]."""
+    from undercroft.analysis import odds_cli
 
-    commands.odds(
-        what,
-        rule,
-        hero,
-        monster,
-        stamina,
-        monster_stamina,
-        enemies,
-        light0,
-        surprised,
-        power,
-        sets,
-        pack,
-        as_json,
+    ask = odds_cli.CrawlAsk(
+        hero, monster, stamina, monster_stamina, enemies, light0, surprised, power, sets, pack
     )
+    keep = odds_cli.KeepWound(wound, weapon, armour, helmet)
+    odds_cli.odds(what, rule, ask, as_json, keep)
 
 
 results_app = typer.Typer(
@@ -237,8 +246,9 @@ def results_sql(
     sql: Annotated[
         str,
         typer.Argument(
-            help="A query; views runs, deaths, fights, rolls, squares hold every batch's rows "
-            "(column batch = its id), and the table batches the catalogue."
+            help="A query; views runs, deaths, fights, rolls, squares (crawl), invasions, "
+            "traps, doors, days (keep) hold every batch's rows (column batch = its id), and "
+            "the table batches the catalogue."
         ),
     ],
     csv: Annotated[bool, typer.Option(help="Print CSV instead of a table.")] = False,

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv as csv_module
 import datetime
-import json
 import math
 import os
 import shlex
@@ -32,20 +31,19 @@ from rich.table import Table
 
 from undercroft import __version__
 from undercroft.analysis import backends
-from undercroft.analysis import odds as odds_engine
 from undercroft.analysis import results as catalogue
 from undercroft.analysis import sweep as sweep_grid
 from undercroft.analysis.batch import BatchSpec, read_meta, run_batch, write_meta
-from undercroft.analysis.crawl_batch import CrawlScenario
 from undercroft.analysis.formats import REPORT, Estimate, shown
 from undercroft.analysis.plugin import BatchRuleset, Metric
-from undercroft.analysis.rulesets import RULESETS, ruleset_named
+from undercroft.analysis.rulesets import ruleset_named
+from undercroft.analysis.targets import check_ruleset, scenario_for, scenario_words
 from undercroft.analysis.worker import run_seed
 from undercroft.clikit import checkpoints, fail, interrupted, progress, warn
 from undercroft.core.files import data_folder
-from undercroft.crawl.cli import load_set, party_of, policies
-from undercroft.crawl.content import DEFAULT_PACK
-from undercroft.crawl.settings import SettingError
+from undercroft.core.settings import SettingError
+from undercroft.crawl import settings as crawl_settings
+from undercroft.keep import settings as keep_settings
 
 
 class _Out:
@@ -60,39 +58,12 @@ class _Out:
 
 out = _Out()
 
-DISTRIBUTIONS = ("turns", "light", "heroes_dead", "treasure", "fights", "patrols")
 
-# -- what to play ---------------------------------------------------------------------------
-
-
-def crawl_scenario(
-    target: str,
-    party: str | None,
-    policy: str,
-    dm: str,
-    sets: list[str] | None,
-    pack: Path | None,
-) -> CrawlScenario:
-    """The crawl scenario of the options, each checked (exit 2 naming the option)."""
-    policy, dm = policies(policy, dm)
-    chosen, adventure_id, settings = load_set(target, pack, sets)
-    heroes = party_of(party, chosen, adventure_id)
-    folder = None if chosen.folder.resolve() == DEFAULT_PACK.resolve() else str(chosen.folder)
-    return CrawlScenario(adventure_id, tuple(heroes), policy, dm, settings, folder)
-
-
-def check_ruleset(ruleset: str, days: int | None) -> BatchRuleset:
-    if ruleset == "keep":
-        fail(
-            "batch keep is not available yet: keep batches need keep invasions and combat "
-            "(issues 10 and 11). Use `undercroft run keep` for one run meanwhile."
-        )
-    if ruleset not in RULESETS:
-        fail(f"unknown ruleset {ruleset!r}; allowed: {', '.join(sorted(RULESETS))} (keep later).")
-    if days is not None:
-        fail("--days applies to keep batches; a crawl adventure runs to its end.")
-    return ruleset_named(ruleset)
-
+DISTRIBUTIONS = (
+    *("turns", "light", "heroes_dead", "treasure", "fights", "patrols"),  # crawl
+    *("invasions", "adventurers_dead", "master_died_day", "traps_fired", "door_minutes"),  # keep
+)
+"""The ``runs`` columns the report draws as histograms (those a ruleset's metrics have)."""
 
 # -- where it goes --------------------------------------------------------------------------
 
@@ -262,7 +233,7 @@ def batch(
     """Play N seeded games, stream one row per run to Parquet, print the results with 95%
     intervals and write DIR/report.html."""
     plugin = check_ruleset(ruleset, days)
-    scenario = crawl_scenario(target, party, policy, dm, sets, pack)
+    scenario = scenario_for(ruleset, target, days, sets, (party, policy, dm, pack))
     where = catalogue.catalogue_path(catalogue_file)
     check_catalogue(where)
     folder, created = new_folder(out_dir, f"{ruleset}-{scenario.adventure}")
@@ -270,11 +241,8 @@ def batch(
         [
             ("--runs", runs),
             ("--seed", seed),
-            ("--party", ",".join(scenario.party)),
-            ("--policy", scenario.policy),
-            ("--dm", scenario.dm),
+            *scenario_words(ruleset, scenario, pack),
             ("--set", [s.text for s in scenario.settings]),
-            ("--pack", pack),
         ],
         f"undercroft batch {ruleset} {shlex.quote(target)}",
     )
@@ -339,15 +307,18 @@ def sweep(
     address: str | None,
     catalogue_file: Path | None,
     pack: Path | None,
+    days: int | None = None,
 ) -> None:
     """The grid of batches over the values of ``--set`` keys, and one report."""
-    plugin = check_ruleset(ruleset, None)
+    plugin = check_ruleset(ruleset, days)
+    parse = keep_settings.parse if ruleset == "keep" else crawl_settings.parse
     try:
-        fixed, keys, points = sweep_grid.grid(sets or [])
+        fixed, keys, points = sweep_grid.grid(sets or [], parse)
     except SettingError as exc:
         fail(str(exc))
     # Every point is checked (each value, and the content it makes) before any run.
-    scenarios = [crawl_scenario(target, party, policy, dm, fixed + p.sets, pack) for p in points]
+    crawl = (party, policy, dm, pack)
+    scenarios = [scenario_for(ruleset, target, days, fixed + p.sets, crawl) for p in points]
     where = catalogue.catalogue_path(catalogue_file)
     check_catalogue(where)
     folder, created = new_folder(out_dir, f"sweep-{scenarios[0].adventure}")
@@ -357,11 +328,8 @@ def sweep(
         [
             ("--runs", runs),
             ("--seed", seed),
-            ("--party", ",".join(scenarios[0].party)),
-            ("--policy", scenarios[0].policy),
-            ("--dm", scenarios[0].dm),
+            *scenario_words(ruleset, scenarios[0], pack),
             ("--set", list(sets or [])),
-            ("--pack", pack),
         ],
         f"undercroft sweep {ruleset} {shlex.quote(target)}",
     )
@@ -377,6 +345,7 @@ def sweep(
         name = chosen.name
     results = [finish_batch(spec, t, name) for spec, t in zip(specs, times, strict=True)]
     from undercroft.analysis import sweep_report
+
     lines = [
         *plugin.describe(scenarios[0])[:-1],
         ("swept", ", ".join(keys)),
@@ -542,81 +511,3 @@ def results_sql(sql: str, catalogue_file: Path | None, csv: bool) -> None:
     for row in rows:
         table.add_row(*("NULL" if v is None else str(v) for v in row))
     out.print(table)
-
-
-def odds(
-    what: str,
-    rule: str | None,
-    hero: str | None,
-    monster: str | None,
-    stamina: int,
-    monster_stamina: int,
-    enemies: int,
-    light0: bool,
-    surprised: bool,
-    power: int,
-    sets: list[str] | None,
-    pack: Path | None,
-    as_json: bool,
-) -> None:
-    """Exact odds: a dice expression, a rule's d6 table, or a fight."""
-    fight_only = {
-        "--monster": monster is not None,
-        "--stamina": stamina != 0,
-        "--monster-stamina": monster_stamina != 0,
-        "--enemies": enemies != 1,
-        "--surprised": surprised,
-    }
-    given = [name for name, on in fight_only.items() if on]
-    if what in ("keep-ko", "keep-head"):
-        fail(
-            f"odds {what} needs keep combat (wounds, unconsciousness, head wounds: issue 11), "
-            "which is not built yet; `odds rule` and `odds fight` cover the crawl."
-        )
-    try:
-        if what == "fight":
-            if rule is not None:
-                fail(f"odds fight takes no argument after it (got {rule!r}); use options.")
-            if hero is None or monster is None:
-                fail("odds fight needs --hero H and --monster M (`undercroft list heroes`).")
-            chosen, _, _ = load_set(None, pack, sets)
-            result = odds_engine.fight_odds(
-                chosen,
-                hero,
-                monster,
-                stamina=stamina,
-                monster_stamina=monster_stamina,
-                enemies=enemies,
-                light0=light0,
-                surprised=surprised,
-            )
-        elif what == "rule":
-            if rule is None or hero is None:
-                fail(
-                    "odds rule needs a rule ID and --hero H, e.g. "
-                    "odds rule C-DOOR-01 --hero garrick"
-                )
-            if given:
-                fail(f"{', '.join(given)} belong to `odds fight`, not `odds rule`.")
-            chosen, _, _ = load_set(None, pack, sets)
-            result = odds_engine.rule_odds(chosen, rule, hero, light0=light0, power=power)
-        else:
-            extra = [*given, *(["--hero"] if hero else []), *(["--light0"] if light0 else [])]
-            if rule is not None or extra or sets:
-                fail(
-                    f"{what!r} reads as a dice expression, which takes no "
-                    f"{', '.join(extra or ['--set', 'second argument'])}; for a rule write "
-                    "`odds rule ID --hero H`, for a fight `odds fight --hero H --monster M`."
-                )
-            result = odds_engine.dice_odds(what)
-    except odds_engine.OddsError as exc:
-        fail(str(exc))
-    if as_json:
-        sys.stdout.write(json.dumps(result.to_json(), indent=1) + "\n")
-        return
-    table = Table("outcome", "probability", "%", title=result.question)
-    for word, p in result.outcomes.items():
-        table.add_row(word, str(p), f"{100 * float(p):.2f}%")
-    out.print(table)
-    for note in result.notes:
-        out.print(f"  {note}", markup=False)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from undercroft.analysis import plots
 from undercroft.analysis.formats import pct
 from undercroft.analysis.plugin import Section
-from undercroft.analysis.report import esc, figure, table
+from undercroft.analysis.report import esc, figure, first_runs, heatmaps, table
 
 if TYPE_CHECKING:
     from undercroft.analysis.crawl_batch import CrawlScenario
@@ -143,22 +143,13 @@ def fights(query: Query) -> Section:
 
 def board(scenario: CrawlScenario, query: Query, runs: int) -> Section:
     grid = scenario.load().adventures[scenario.adventure].board
-    figures = []
-    for column, title in (
+    columns = (
         ("deaths", "Where heroes die"),
         ("fights", "Where heroes fight"),
         ("traps", "Where traps are sprung"),
-    ):
-        counts = {
-            (x, y): 100 * n / runs
-            for x, y, n in query(f"SELECT x, y, sum({column}) FROM squares GROUP BY 1, 2")
-        }
-        figures.append(figure(plots.board_heatmap(grid, counts, title=title)))
-    return Section(
-        "The board",
-        '<div class="grid">' + "".join(figures) + '</div><p class="note">Counts per 100 runs; '
-        "a fight is placed on the hero's square.</p>",
     )
+    note = "Counts per 100 runs; a fight is placed on the hero's square."
+    return Section("The board", heatmaps(grid, query, runs, columns, note))
 
 
 def dice(query: Query) -> Section:
@@ -177,19 +168,17 @@ def dice(query: Query) -> Section:
 
 def notable(query: Query) -> list[tuple[str, int]]:
     """Runs worth replaying: the first, the first won and lost, the longest, the deadliest."""
-    picks = [("the first run", "SELECT min(run) FROM runs")]
-    picks += [
-        ("the first won", "SELECT min(run) FROM runs WHERE won"),
-        ("the first not won", "SELECT min(run) FROM runs WHERE NOT won"),
-        ("the longest", "SELECT run FROM runs ORDER BY turns DESC, run LIMIT 1"),
-        ("the most heroes dead", "SELECT run FROM runs ORDER BY heroes_dead DESC, run LIMIT 1"),
-    ]
-    found = []
-    for label, sql in picks:
-        rows = query(sql)
-        if rows and rows[0][0] is not None:
-            found.append((label, int(rows[0][0])))
-    return found
+    return first_runs(
+        query,
+        [
+            ("the first run", "SELECT min(run) FROM runs"),
+            ("the first won", "SELECT min(run) FROM runs WHERE won"),
+            ("the first not won", "SELECT min(run) FROM runs WHERE NOT won"),
+            ("the longest", "SELECT run FROM runs ORDER BY turns DESC, run LIMIT 1"),
+            ("the most heroes dead",
+             "SELECT run FROM runs ORDER BY heroes_dead DESC, run LIMIT 1"),
+        ],
+    )  # fmt: skip
 
 
 __all__ = ["esc", "notable", "sections"]

@@ -90,6 +90,19 @@ def counts_bars(
     return svg(fig)
 
 
+def values_bars(
+    pairs: Sequence[tuple[float, float]], *, title: str, xlabel: str, ylabel: str
+) -> str:
+    """One bar per (x, value): a mean by day, say."""
+    fig, ax = plt.subplots(figsize=(4.6, 2.5))
+    if pairs:
+        ax.bar([x for x, _ in pairs], [v for _, v in pairs], width=0.8, color=BLUE)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    return svg(fig)
+
+
 def stacked_bars(
     groups: Sequence[str], parts: Mapping[str, Sequence[int]], *, title: str, ylabel: str
 ) -> str:

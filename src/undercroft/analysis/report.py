@@ -25,6 +25,7 @@ from undercroft.analysis.plugin import BatchRuleset, Metric, Section
 from undercroft.analysis.store import table_path
 from undercroft.core.dice import derive_seed as run_seed
 from undercroft.core.files import write_text_atomic
+from undercroft.core.grid import Grid
 
 Query = Callable[[str], list[tuple[Any, ...]]]
 
@@ -66,6 +67,30 @@ def table(
 
 def figure(svg_text: str) -> str:
     return f'<div class="figure">{svg_text}</div>'
+
+
+def heatmaps(
+    board: Grid, query: Query, runs: int, columns: Sequence[tuple[str, str]], note: str
+) -> str:
+    """One heatmap of the board per (column of ``squares``, title), per 100 runs."""
+    figures = []
+    for column, title in columns:
+        counts = {
+            (int(x), int(y)): 100 * float(n) / runs
+            for x, y, n in query(f"SELECT x, y, sum({column}) FROM squares GROUP BY 1, 2")
+        }
+        figures.append(figure(plots.board_heatmap(board, counts, title=title)))
+    return '<div class="grid">' + "".join(figures) + f'</div><p class="note">{note}</p>'
+
+
+def first_runs(query: Query, picks: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
+    """(label, run) for each (label, SQL giving a run) that finds one."""
+    found = []
+    for label, sql in picks:
+        rows = query(sql)
+        if rows and rows[0][0] is not None:
+            found.append((label, int(rows[0][0])))
+    return found
 
 
 @contextmanager
@@ -145,7 +170,7 @@ def replay_part(
         "<code>derive_seed(S, i)</code> (numpy <code>SeedSequence(S, spawn_key=(i,))</code>, "
         "first 64-bit word), whatever the backend and the number of workers. The seed of "
         "every run is the <code>seed</code> column of <code>runs.parquet</code>; this command "
-        "plays one alone and tells it turn by turn (add <code>--log FILE</code> for its event "
+        "plays one alone and tells it as it goes (add <code>--log FILE</code> for its event "
         "log):</p>",
         table(("run", "#", "seed", "command"), rows, {1, 2}),
     ]

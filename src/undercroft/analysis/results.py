@@ -61,7 +61,12 @@ COLUMNS = (
     "parent",
     "summary",
 )
-TABLES = ("runs", "deaths", "fights", "rolls", "squares")
+TABLES = (
+    *("runs", "deaths", "fights", "rolls", "squares"),
+    *("invasions", "traps", "doors", "days"),
+)
+"""The tables of every ruleset's batches (crawl: the first five; keep: runs, invasions,
+traps, doors, days, squares); a view unites a table's files by column name."""
 LOCK_WAIT_SECONDS = 15.0
 
 

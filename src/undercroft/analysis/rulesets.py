@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from undercroft.analysis.crawl_batch import CrawlBatch
+from undercroft.analysis.keep_batch import KeepBatch
 from undercroft.analysis.plugin import BatchRuleset
 
-RULESETS: dict[str, type[BatchRuleset]] = {"crawl": CrawlBatch}
-"""Name -> batch interface. keep joins when its invasions and combat land (docs/analysis.md,
-"Adding a ruleset")."""
+RULESETS: dict[str, type[BatchRuleset]] = {"crawl": CrawlBatch, "keep": KeepBatch}
+"""Name -> batch interface (docs/analysis.md, "Adding a ruleset")."""
 
 
 def ruleset_named(name: str) -> BatchRuleset:

@@ -13,10 +13,11 @@ of the others, with 95% bands, and tables every point.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from undercroft.crawl.settings import SettingError, parse, read_value, split_values
+from undercroft.core.settings import Setting, SettingError, read_value, split_values
+from undercroft.crawl.settings import parse as crawl_parse
 
 
 @dataclass(frozen=True)
@@ -39,8 +40,11 @@ class Point:
         return ", ".join(f"{k}={v}" for k, v in self.values if k in keys)
 
 
-def grid(sets: Sequence[str]) -> tuple[list[str], list[str], list[Point]]:
-    """The fixed settings, the swept keys and the points of ``--set`` texts."""
+def grid(
+    sets: Sequence[str], parse: Callable[[str], Setting] = crawl_parse
+) -> tuple[list[str], list[str], list[Point]]:
+    """The fixed settings, the swept keys and the points of ``--set`` texts (``parse``
+    reads a key of the ruleset: the crawl's or the keep's)."""
     fixed: list[str] = []
     swept: list[tuple[str, list[str]]] = []
     for text in sets:

@@ -19,15 +19,20 @@ allowed keys or values, and never a content file.
 from __future__ import annotations
 
 import json
-import shlex
-import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError, create_model
 
 from undercroft.core.content import allowed_of
+from undercroft.core.settings import (
+    Setting,
+    SettingError,
+    describe,
+    read_value,
+    split,
+    split_values,
+)
 
 DECKS = {
     "heroes": ("crawl-heroes", "hero"),
@@ -42,83 +47,15 @@ FIXED = ("id", "kind")
 """Fields a setting may not change: they name the card rather than describe it."""
 
 
-class SettingError(ValueError):
-    """A ``--set`` that cannot be used; the message names it and what is allowed."""
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One ``key=value``, with the value read as TOML."""
-
-    key: str
-    value: Any = field(compare=False)
-    """The value read as TOML (a list is not hashable: settings compare by their text)."""
-    text: str = ""
-    """As the user wrote it, for messages and commands to replay."""
-
-    @property
-    def parts(self) -> tuple[str, ...]:
-        return tuple(self.key.split("."))
-
-    @property
-    def table(self) -> str:
-        return self.parts[0]
-
-    @property
-    def field(self) -> str:
-        return self.parts[-1]
-
-    @property
-    def card(self) -> str | None:
-        """The card or adventure id (``None`` for an option)."""
-        return None if self.table == "options" else self.parts[1]
-
-
-def read_value(text: str) -> Any:
-    """A TOML value, or the text itself when it is not one (a bare word)."""
-    try:
-        return tomllib.loads(f"value = {text}")["value"]
-    except tomllib.TOMLDecodeError:
-        return text
-
-
-def split_values(text: str) -> list[str]:
-    """Split ``a,b,[c,d]`` on the commas outside brackets and quotes (sweep values)."""
-    parts: list[str] = []
-    depth, quote, start = 0, "", 0
-    for i, ch in enumerate(text):
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts]
-
-
 def parse(text: str) -> Setting:
     """``key=value`` as a :class:`Setting` (the shape of the key only; see :func:`check`)."""
-    key, equals, value = text.partition("=")
-    key = key.strip()
-    if not equals or not key or not value.strip():
-        raise SettingError(
-            f"--set {text}: write KEY=VALUE, for example monsters.orc.fighting=3 or "
-            "options.ambusher_six=natural"
-        )
-    parts = key.split(".")
-    if parts[0] not in TABLES:
-        raise SettingError(f"--set {text}: unknown key {parts[0]!r} (allowed: {', '.join(TABLES)})")
+    example = "monsters.orc.fighting=3 or options.ambusher_six=natural"
+    parts, value = split(text, TABLES, example)
     want = 2 if parts[0] == "options" else 3
     if len(parts) != want or not all(parts):
         shape = "options.FIELD" if parts[0] == "options" else f"{parts[0]}.ID.FIELD"
         raise SettingError(f"--set {text}: the key must read {shape}")
-    return Setting(key, read_value(value.strip()), text)
+    return Setting(".".join(parts), value, text)
 
 
 def check(
@@ -188,6 +125,13 @@ def apply(data: dict[str, Any], settings: Sequence[Setting]) -> list[Setting]:
     return used
 
 
-def describe(settings: Sequence[Setting]) -> str:
-    """The settings as command-line arguments (``--set k=v ...``)."""
-    return " ".join(f"--set {shlex.quote(s.text)}" for s in settings)
+__all__ = [
+    "Setting",
+    "SettingError",
+    "apply",
+    "check",
+    "describe",
+    "parse",
+    "read_value",
+    "split_values",
+]

@@ -86,6 +86,14 @@ def run_keep(
     explain: Annotated[
         bool, typer.Option(help="End every line of the invasion account with its rule IDs.")
     ] = False,
+    sets: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="Change a content or option value: options.trap_friendly_fire=false, "
+            "mechanism.spinning_blades.power=7 (repeatable).",
+        ),
+    ] = None,
 ) -> None:
     """Run a keep scenario: a day-by-day account and a summary of the workload."""
     if quiet and explain:
@@ -93,8 +101,8 @@ def run_keep(
     options = _invasion_options(invasions, resume)
     _check_inspect(inspect or [])
     if resume is not None:
-        given = [f"{name} {value}" for name, value in (("--scenario", scenario), ("--seed", seed))
-                 if value is not None]  # fmt: skip
+        given = [f"{name} {value}" for name, value in (("--scenario", scenario), ("--seed", seed),
+                 ("--set", " ".join(sets or []) or None)) if value is not None]  # fmt: skip
         if given:
             fail(
                 f"--resume {resume} continues the saved world, with the scenario and seed it "
@@ -107,7 +115,7 @@ def run_keep(
         [("--resume", resume), ("--scenario", scenario_file)],
         streamed=("--log",),
     )
-    world = _open_world(scenario or "trapworks", seed or 0, resume, options)
+    world = open_world(scenario or "trapworks", seed or 0, resume, options, sets or [])
     total = days if days is not None else world.scenario_days
     if not 1 <= total <= MAX_DAYS:
         fail(f"the scenario's days = {total}: a run is 1 to {MAX_DAYS:,} days.")
@@ -176,11 +184,18 @@ def _invasion_options(invasions: str | None, resume: Path | None) -> dict[str, A
     return {"invasions": invasions == "on"}
 
 
-def _open_world(
-    scenario: str, seed: int, resume: Path | None, options: dict[str, Any] | None = None
+def open_world(
+    scenario: str,
+    seed: int,
+    resume: Path | None,
+    options: dict[str, Any] | None = None,
+    sets: list[str] | None = None,
 ) -> World:
-    """The scenario's world, or the saved one; mistakes exit 2 naming file and line."""
+    """The scenario's world, or the saved one; mistakes exit 2 naming file and line (or
+    the ``--set``)."""
     from undercroft.core.content import ContentError
+    from undercroft.core.settings import SettingError
+    from undercroft.keep import settings
     from undercroft.keep.save import SaveError
     from undercroft.keep.scenario import build_world
     from undercroft.keep.world import World
@@ -188,7 +203,10 @@ def _open_world(
     try:
         if resume is not None:
             return World.load(resume)
-        return build_world(scenario, seed=seed, options=options)
+        chosen = [settings.parse(text) for text in sets or []]
+        return build_world(scenario, seed=seed, options=options, settings=chosen)
+    except SettingError as exc:
+        fail(str(exc))
     except ContentError as exc:
         for problem in exc.problems:
             err.print(str(problem), highlight=False, soft_wrap=True, markup=False)

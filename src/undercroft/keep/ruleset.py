@@ -567,11 +567,14 @@ class Ruleset:
 
     def with_options(self, overrides: Mapping[str, Any], *, file: str = "<options>") -> Ruleset:
         """The same ruleset with some ``[options]`` replaced (scenario overrides)."""
+        return self.with_content({"options": dict(overrides)} if overrides else {}, file=file)
+
+    def with_content(self, overrides: Mapping[str, Any], *, file: str = "<content>") -> Ruleset:
+        """The same ruleset with some content values replaced (``--set``: tables merged
+        key by key), validated as a content file is."""
         if not overrides:
             return self
-        data = dict(self.source)
-        data["options"] = merge_options(data.get("options", {}), overrides)
-        return Ruleset.from_data(data, file=file)
+        return Ruleset.from_data(merge_options(self.source, overrides), file=file)
 
     def build_kinds(self) -> list[str]:
         """Every kind the keeper can order built (K-BUILD-01)."""

@@ -29,7 +29,9 @@ from undercroft.core.content import (
     validate,
 )
 from undercroft.core.grid import DoorState, Grid, Pos
+from undercroft.core.settings import Setting
 from undercroft.keep import building, director, doors, invasions, stepping
+from undercroft.keep import settings as content_settings
 from undercroft.keep.actors import Creature, Job, Master, Minion, Stance
 from undercroft.keep.building import PlacementError
 from undercroft.keep.clock import TICKS_PER_MINUTE, day_start, parse_when
@@ -478,11 +480,17 @@ def load(ref: str | Path) -> tuple[ScenarioSchema, str, str]:
 
 
 def build_world(
-    ref: str | Path, *, seed: int = 0, options: Mapping[str, Any] | None = None
+    ref: str | Path,
+    *,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    settings: Sequence[Setting] = (),
 ) -> World:
-    """Set up the world a scenario describes (``options`` override its ``[options]``)."""
+    """Set up the world a scenario describes (``options`` override its ``[options]``,
+    then ``settings``, the ``--set`` values, override its content)."""
     path = resolve(ref)
-    return world_from_text(read_text(path), seed=seed, options=options, file=str(path))
+    text = read_text(path)
+    return world_from_text(text, seed=seed, options=options, file=str(path), settings=settings)
 
 
 def world_from_text(
@@ -491,8 +499,10 @@ def world_from_text(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     file: str = "<scenario>",
+    settings: Sequence[Setting] = (),
 ) -> World:
-    """Set up a world from scenario TOML text (tests, tools)."""
+    """Set up a world from scenario TOML text (tests, tools); a bad ``settings`` value
+    raises :class:`~undercroft.core.settings.SettingError` naming it."""
     schema = validate(parse_toml(text, file), ScenarioSchema, text, file)
     if schema.rules is None:
         ruleset = default_ruleset()
@@ -510,6 +520,7 @@ def world_from_text(
             for p in exc.problems
         ]
         raise ContentError(problems) from None
+    ruleset = content_settings.check(ruleset, settings)
     return _Builder(schema, text, file, ruleset).build(seed)
 
 

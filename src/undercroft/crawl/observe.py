@@ -59,6 +59,15 @@ class HeroSeen:
     moves_left: int
     dead: bool
 
+    def __init__(self, id: str, pos: Pos | None, health: int, moves_left: int, dead: bool) -> None:
+        # Written out, since a compiled (mypyc) class runs its own __init__ natively
+        # but the one dataclasses generates as Python.
+        self.id = id
+        self.pos = pos
+        self.health = health
+        self.moves_left = moves_left
+        self.dead = dead
+
 
 @dataclass
 class MonsterSeen:
@@ -68,6 +77,12 @@ class MonsterSeen:
     id: str
     pos: Pos
     health: int
+
+    def __init__(self, id: str, pos: Pos, health: int) -> None:
+        # Written out for the compiled build, as HeroSeen's.
+        self.id = id
+        self.pos = pos
+        self.health = health
 
 
 class Seen(Protocol):

@@ -490,7 +490,9 @@ def known_squares(state: State) -> NDArray[np.bool_]:
         known: NDArray[np.bool_] = cached[1]
         return known
     views = [state.sight.fov(h.pos) for h in state.active_heroes() if h.pos is not None]
-    known = np.logical_or.reduce([revealed_squares(state), *views])
+    known = revealed_squares(state).copy()
+    for seen in views:
+        known |= seen
     state.derived["known"] = (key, known)
     return known
 
@@ -502,8 +504,11 @@ def revealed_squares(state: State) -> NDArray[np.bool_]:
     if cached is not None and cached[0] == key:
         found: NDArray[np.bool_] = cached[1]
         return found
-    index = [i for i, info in enumerate(state.grid.areas) if info.name in state.revealed]
-    found = np.isin(state.grid.area, index)
+    grid = state.grid
+    revealed = np.zeros(len(grid.areas) + 1, np.bool_)  # by area index + 1 (0: no area)
+    for i, info in enumerate(grid.areas):
+        revealed[i + 1] = info.name in state.revealed
+    found = revealed[grid.area + 1]
     state.derived["revealed"] = (key, found)
     return found
 

@@ -30,9 +30,10 @@ from numpy.typing import NDArray
 
 from undercroft.core.events import Event, LogEntry
 from undercroft.core.grid import Pos
-from undercroft.crawl.actions import Action, actor_of, to_json
+from undercroft.crawl.actions import Action, MonsterMove, actor_of, to_json
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.goals import goal_met
+from undercroft.crawl.monsters import can_move, walks
 from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.state import Hero, State
 
@@ -114,6 +115,7 @@ class Seen(Protocol):
 
     def actors(self) -> list[str]: ...
     def legal_of(self, kind: type[A], actor: str | None = None) -> list[A]: ...
+    def walks_of(self, monster: str) -> list[tuple[tuple[Pos, ...], int]]: ...
     def board_codes(self) -> tuple[bytes, int]: ...
     def area_codes(self) -> bytes: ...
     def heroes_seen(self) -> tuple[HeroSeen, ...]: ...
@@ -184,6 +186,10 @@ class Observation:
         return [a for a in self.legal if isinstance(a, kind) and type(a) is kind and (
             actor is None or actor_of(a) == actor
         )]
+
+    def walks_of(self, monster: str) -> list[tuple[tuple[Pos, ...], int]]:
+        """The path and Stamina of each legal :class:`MonsterMove` of ``monster``."""
+        return [(a.path, a.stamina) for a in self.legal_of(MonsterMove, monster)]
 
     def board_codes(self) -> tuple[bytes, int]:
         """The board row by row without line breaks, and its width."""
@@ -416,6 +422,15 @@ class View:
         Movement steps, from the rule code of that kind and figure only."""
         state = self._to_act()
         return [] if state is None else state.legal_actions_of(kind, actor)
+
+    def walks_of(self, monster: str) -> list[tuple[tuple[Pos, ...], int]]:
+        """The path and Stamina of each legal :class:`MonsterMove` of ``monster``, in
+        their order, without making the actions (the DM weighs them all, picks one)."""
+        state = self._to_act()
+        if state is None or self.decision != "monster_movement":
+            return [(a.path, a.stamina) for a in self.legal_of(MonsterMove, monster)]
+        found = state.monsters.get(monster)
+        return [] if found is None or not can_move(found) else walks(state, found)
 
     def board_codes(self) -> tuple[bytes, int]:
         """The board row by row without line breaks, and its width."""

@@ -27,6 +27,14 @@ def seen_picture(grid: Grid, origin: Pos) -> str:
     )
 
 
+def walled(rng: np.random.Generator, width: int, height: int, share: float) -> Grid:
+    """An open board with about ``share`` of its squares walled at random."""
+    g = Grid.empty(width, height)
+    for y, x in zip(*np.nonzero(rng.random((height, width)) < share), strict=True):
+        g.set_terrain(Pos(int(x), int(y)), Terrain.WALL)
+    return g
+
+
 ROOMS = """
 #########
 #a..#...#
@@ -98,9 +106,7 @@ def test_closed_and_locked_doors_block_open_doors_do_not() -> None:
 def test_sight_is_symmetric_on_random_maps() -> None:
     rng = np.random.default_rng(7)
     for _ in range(5):
-        g = Grid.empty(12, 10)
-        for y, x in zip(*np.nonzero(rng.random((10, 12)) < 0.25), strict=True):
-            g.set_terrain(Pos(int(x), int(y)), Terrain.WALL)
+        g = walled(rng, 12, 10, 0.25)
         sight = Sight(g)
         floor = [p for p in g.positions() if not g.is_opaque(p)]
         for a in floor:
@@ -139,9 +145,7 @@ def test_line_of_fire_never_exceeds_sight_on_random_maps() -> None:
     rng = np.random.default_rng(11)
     stricter = 0
     for _ in range(4):
-        g = Grid.empty(10, 10)
-        for y, x in zip(*np.nonzero(rng.random((10, 10)) < 0.2), strict=True):
-            g.set_terrain(Pos(int(x), int(y)), Terrain.WALL)
+        g = walled(rng, 10, 10, 0.2)
         sight = Sight(g)
         floor = [p for p in g.positions() if not g.is_opaque(p)]
         for a in floor:
@@ -166,3 +170,20 @@ def test_sight_cache_follows_door_changes() -> None:
     assert not sight.can_see(g.markers["a"], g.markers["b"])
     g.set_door(Pos(2, 0), DoorState.OPEN)
     assert sight.can_see(g.markers["a"], g.markers["b"])
+
+
+@pytest.mark.rule("C-LOS-01")
+def test_cached_sight_is_tcods_field_of_view_on_random_maps() -> None:
+    """``Sight`` keeps libtcod's map between questions (rebuilt at each board change):
+    every field of view it gives is the one ``tcod.map.compute_fov`` gives."""
+    rng = np.random.default_rng(3)
+    for _ in range(4):
+        g = walled(rng, 13, 9, 0.3)
+        sight = Sight(g)
+        for turn in range(2):
+            if turn:
+                g.set_terrain(Pos(6, 4), Terrain.WALL)  # a new board: a fresh map
+            for p in g.positions():
+                got = sight.fov(p)
+                assert got.flags.c_contiguous
+                assert np.array_equal(got, field_of_view(g, p)), p

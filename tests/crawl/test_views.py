@@ -43,6 +43,8 @@ def same_answers(view: View, obs: Observation) -> None:
     assert view.corpse_squares() == obs.corpse_squares()
     for hero in view.heroes_seen():
         assert view.item_decks(hero.id) == obs.item_decks(hero.id)
+    for monster in view.monsters_seen():
+        assert view.walks_of(monster.id) == obs.walks_of(monster.id)
 
 
 def lists_agree(state: State) -> None:

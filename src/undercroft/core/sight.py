@@ -18,10 +18,12 @@ so it is never more permissive than sight. Bodies never block a shot (K-RNG-03).
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Any
 
 import numpy as np
 import tcod.constants
 import tcod.map
+from tcod.cffi import ffi, lib
 
 from undercroft.core.grid import BoolArray, Grid, Pos
 
@@ -41,6 +43,31 @@ def _fov(transparency: BoolArray, origin: Pos, radius: int) -> BoolArray:
         transparency, origin.index, radius=radius, light_walls=True, algorithm=FOV_ALGORITHM
     )
     return result
+
+
+class _Board:
+    """One board's transparency laid out as libtcod's map, filled once: each field of
+    view is then one call into libtcod (what ``tcod.map.compute_fov`` does, without
+    building the map again each time), copied out as a compact array (the one
+    ``compute_fov`` returns is a strided view, several times slower to combine)."""
+
+    def __init__(self, transparency: BoolArray) -> None:
+        height, width = transparency.shape
+        self._cells = np.zeros(
+            (height, width), dtype=[("transparent", bool), ("walkable", bool), ("fov", bool)]
+        )
+        self._cells["transparent"] = transparency
+        self._map: Any = ffi.new(
+            "struct TCOD_Map*",
+            (width, height, width * height, ffi.from_buffer("struct TCOD_MapCell*", self._cells)),
+        )
+        self._seen: BoolArray = self._cells["fov"]
+
+    def fov(self, origin: Pos) -> BoolArray:
+        """The unlimited field of view from ``origin`` (libtcod clears the last one)."""
+        lib.TCOD_map_compute_fov(self._map, origin.x, origin.y, 0, True, FOV_ALGORITHM)
+        seen: BoolArray = self._seen.copy()
+        return seen
 
 
 def visible_squares(grid: Grid, origin: Pos, radius: int = 0) -> frozenset[Pos]:
@@ -115,12 +142,14 @@ class Sight:
         self.cache_size = cache_size
         self._version = -1
         self._transparency: BoolArray = grid.transparency()
+        self._board: _Board | None = None
         self._cache: OrderedDict[Pos, BoolArray] = OrderedDict()
 
     def _fresh(self) -> None:
         if self._version != self.grid.version:
             self._version = self.grid.version
             self._transparency = self.grid.transparency()
+            self._board = None
             self._cache.clear()
 
     def fov(self, origin: Pos) -> BoolArray:
@@ -128,7 +157,9 @@ class Sight:
         self._fresh()
         seen = self._cache.get(origin)
         if seen is None:
-            seen = _fov(self._transparency, origin, 0)
+            if self._board is None:
+                self._board = _Board(self._transparency)
+            seen = self._board.fov(origin)
             self._cache[origin] = seen
             if len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)

@@ -29,6 +29,7 @@ from typing import Protocol
 from mypy_extensions import mypyc_attr
 
 from undercroft.core.dice import DiceSampler
+from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     Action,
     Done,
@@ -112,12 +113,14 @@ class DungeonMaster:
         heroes = [h.pos for h in obs.heroes_seen() if h.pos is not None]
         here = next(m.pos for m in obs.monsters_seen() if m.id == monster)
 
-        def score(action: MonsterMove) -> tuple[int, int, int]:
-            end = action.path[-1] if action.path else here
+        def score(walk: tuple[tuple[Pos, ...], int]) -> tuple[int, int, int]:
+            path, stamina = walk
+            end = path[-1] if path else here
             gap = min((end.manhattan(h) for h in heroes), default=0)
-            return (0 if gap == 1 else gap + 1, action.stamina, len(action.path))
+            return (0 if gap == 1 else gap + 1, stamina, len(path))
 
-        return min(obs.legal_of(MonsterMove, monster), key=score)
+        path, stamina = min(obs.walks_of(monster), key=score)
+        return MonsterMove(monster, path, stamina)
 
 
 register_policy("random", lambda seat, rng: RandomPolicy(rng))

@@ -42,6 +42,12 @@ class Task:
     kind: str
     args: dict[str, Any] = field(default_factory=dict)
 
+    def __init__(self, kind: str, args: dict[str, Any] | None = None) -> None:
+        # Written out, since a compiled (mypyc) class runs its own __init__ natively
+        # but the one dataclasses generates as Python: thousands of tasks a game.
+        self.kind = kind
+        self.args = {} if args is None else args
+
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "args": self.args}
 
@@ -53,6 +59,12 @@ class Pending:
     seat: Seat
     kind: str
     args: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(self, seat: Seat, kind: str, args: dict[str, Any] | None = None) -> None:
+        # Written out for the compiled build, as Task's.
+        self.seat = seat
+        self.kind = kind
+        self.args = {} if args is None else args
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat.value, "kind": self.kind, "args": self.args}

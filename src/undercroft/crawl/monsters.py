@@ -170,10 +170,6 @@ def reach(state: State, monster: Monster) -> dict[Pos, tuple[Pos, ...]]:
     return paths
 
 
-def stamina_needed(state: State, monster: Monster, squares: int) -> int:
-    return max(0, squares - state.ruleset.monster(monster.kind).movement)
-
-
 @task("monster_movement")
 def monster_movement(state: State, _: Task) -> None:
     state.step = "monster_movement"
@@ -181,12 +177,17 @@ def monster_movement(state: State, _: Task) -> None:
         state.ask(Seat.DM, "monster_movement")
 
 
+def walks(state: State, monster: Monster) -> list[tuple[tuple[Pos, ...], int]]:
+    """C-CMB-01: a shortest walk to every square the monster can reach this step, with
+    the Stamina it needs (the squares past its Movement), in the order
+    :func:`move_options` lists them."""
+    movement = state.ruleset.monster(monster.kind).movement
+    return [(path, max(0, len(path) - movement)) for path in reach(state, monster).values()]
+
+
 def move_options(state: State, monster: Monster) -> list[Action]:
     """C-CMB-01: a shortest walk to every square the monster can reach this step."""
-    return [
-        MonsterMove(monster.id, path, stamina_needed(state, monster, len(path)))
-        for path in reach(state, monster).values()
-    ]
+    return [MonsterMove(monster.id, path, stamina) for path, stamina in walks(state, monster)]
 
 
 def ability_options(state: State, monster: Monster) -> list[Action]:

@@ -30,9 +30,10 @@ from numpy.typing import NDArray
 
 from undercroft.core.events import Event, LogEntry
 from undercroft.core.grid import Pos
-from undercroft.crawl.actions import Action, actor_of, to_json
+from undercroft.crawl.actions import Action, MonsterMove, actor_of, to_json
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.goals import goal_met
+from undercroft.crawl.monsters import can_move, walks
 from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.state import Hero, State
 
@@ -59,6 +60,15 @@ class HeroSeen:
     moves_left: int
     dead: bool
 
+    def __init__(self, id: str, pos: Pos | None, health: int, moves_left: int, dead: bool) -> None:
+        # Written out, since a compiled (mypyc) class runs its own __init__ natively
+        # but the one dataclasses generates as Python.
+        self.id = id
+        self.pos = pos
+        self.health = health
+        self.moves_left = moves_left
+        self.dead = dead
+
 
 @dataclass
 class MonsterSeen:
@@ -68,6 +78,12 @@ class MonsterSeen:
     id: str
     pos: Pos
     health: int
+
+    def __init__(self, id: str, pos: Pos, health: int) -> None:
+        # Written out for the compiled build, as HeroSeen's.
+        self.id = id
+        self.pos = pos
+        self.health = health
 
 
 class Seen(Protocol):
@@ -99,6 +115,7 @@ class Seen(Protocol):
 
     def actors(self) -> list[str]: ...
     def legal_of(self, kind: type[A], actor: str | None = None) -> list[A]: ...
+    def walks_of(self, monster: str) -> list[tuple[tuple[Pos, ...], int]]: ...
     def board_codes(self) -> tuple[bytes, int]: ...
     def area_codes(self) -> bytes: ...
     def heroes_seen(self) -> tuple[HeroSeen, ...]: ...
@@ -169,6 +186,10 @@ class Observation:
         return [a for a in self.legal if isinstance(a, kind) and type(a) is kind and (
             actor is None or actor_of(a) == actor
         )]
+
+    def walks_of(self, monster: str) -> list[tuple[tuple[Pos, ...], int]]:
+        """The path and Stamina of each legal :class:`MonsterMove` of ``monster``."""
+        return [(a.path, a.stamina) for a in self.legal_of(MonsterMove, monster)]
 
     def board_codes(self) -> tuple[bytes, int]:
         """The board row by row without line breaks, and its width."""
@@ -402,6 +423,15 @@ class View:
         state = self._to_act()
         return [] if state is None else state.legal_actions_of(kind, actor)
 
+    def walks_of(self, monster: str) -> list[tuple[tuple[Pos, ...], int]]:
+        """The path and Stamina of each legal :class:`MonsterMove` of ``monster``, in
+        their order, without making the actions (the DM weighs them all, picks one)."""
+        state = self._to_act()
+        if state is None or self.decision != "monster_movement":
+            return [(a.path, a.stamina) for a in self.legal_of(MonsterMove, monster)]
+        found = state.monsters.get(monster)
+        return [] if found is None or not can_move(found) else walks(state, found)
+
     def board_codes(self) -> tuple[bytes, int]:
         """The board row by row without line breaks, and its width."""
         state = self._game()
@@ -475,7 +505,9 @@ def known_squares(state: State) -> NDArray[np.bool_]:
         known: NDArray[np.bool_] = cached[1]
         return known
     views = [state.sight.fov(h.pos) for h in state.active_heroes() if h.pos is not None]
-    known = np.logical_or.reduce([revealed_squares(state), *views])
+    known = revealed_squares(state).copy()
+    for seen in views:
+        known |= seen
     state.derived["known"] = (key, known)
     return known
 
@@ -487,8 +519,11 @@ def revealed_squares(state: State) -> NDArray[np.bool_]:
     if cached is not None and cached[0] == key:
         found: NDArray[np.bool_] = cached[1]
         return found
-    index = [i for i, info in enumerate(state.grid.areas) if info.name in state.revealed]
-    found = np.isin(state.grid.area, index)
+    grid = state.grid
+    revealed = np.zeros(len(grid.areas) + 1, np.bool_)  # by area index + 1 (0: no area)
+    for i, info in enumerate(grid.areas):
+        revealed[i + 1] = info.name in state.revealed
+    found = revealed[grid.area + 1]
     state.derived["revealed"] = (key, found)
     return found
 

@@ -257,9 +257,12 @@ class HeroParty:
         if monsters and not leaving and hero.health > self.bold and spot(search, monsters) is None:
             # Monsters keep off traps (C-TRAP-05) and no trap is disarmed in combat
             # (C-TRAP-03): a monster only a trap leads to is fought by springing it.
-            bold = Search(costs, memory.width, origin, [memory.index(p) for p in bodies])
-            found = spot(bold, monsters)
-            if found is not None:
+            # With no detected trap off the bodies' squares the bolder search is this
+            # one, and it already found nothing.
+            daring = {memory.index(p) for p in bodies}
+            bold = Search(costs, memory.width, origin, daring) if daring != blocked else None
+            found = spot(bold, monsters) if bold is not None else None
+            if bold is not None and found is not None:
                 search, target = bold, found
         stuck = target is None and obs.goals and not (leaving or monsters)
         if stuck and self.nothing_left(obs, heroes):

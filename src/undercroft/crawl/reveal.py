@@ -44,8 +44,10 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
     news = news_squares(state) if fovs else None
     if news is not None:
         views = [state.sight.fov(p) for p in fovs]
-        seen = views[0] if len(views) == 1 else np.logical_or.reduce(views)
-        if np.logical_and(seen, news).any():
+        seen = views[0]
+        for more in views[1:]:
+            seen = seen | more
+        if np.count_nonzero(seen & news):
             reveal_seen(state, seen)
             placed = place_monsters(state, seen)
     wake_guards(state)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage
-from undercroft.keep import combat, doors, jobs, locks, movement, perception, stepping, traps
+from undercroft.keep import combat, doors, locks, movement, perception, stepping, tasks, traps
 from undercroft.keep.actors import Being, Condition, Creature, Job, Master, Minion, Side, Stance
 from undercroft.keep.clock import TICKS_PER_MINUTE, Priority
 from undercroft.keep.invaders import Adventurer, Whereabouts
@@ -123,7 +123,7 @@ def engage(world: World, being: Being) -> None:
     """It stops what it was doing and fights, tile by tile (K-CROWD-01: a tile of its own)."""
     movement.stop(world, being)
     if isinstance(being, Minion) and being.task is not None:
-        jobs.release(world, being)
+        tasks.release(world, being)
     being.fighting = True
     being.resume_to = None
     stepping.occupy(world, being, stepping.free_tile_near(world, being, being.pos))

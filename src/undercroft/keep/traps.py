@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from undercroft.core.dice import chance_event
 from undercroft.core.events import Event
-from undercroft.keep import doors, jobs, learning, trap_effects
+from undercroft.keep import doors, learning, tasks, trap_effects
 from undercroft.keep.actors import Being, Minion, Side
 from undercroft.keep.clock import Priority
 from undercroft.keep.structures import Mechanism, PartState, TrapPart, Trigger
@@ -201,7 +201,7 @@ def use(world: World, part: TrapPart, state: PartState, rules: tuple[str, ...]) 
             },
         )
     )
-    jobs.add_task(world, jobs.TaskKind.REARM, part.id)
+    tasks.add_task(world, tasks.TaskKind.REARM, part.id)
 
 
 def start_clock(world: World, part: TrapPart) -> None:

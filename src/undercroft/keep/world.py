@@ -71,6 +71,7 @@ from undercroft.keep.structures import (
     TrapPart,
     Trigger,
 )
+from undercroft.keep.tasks import Task
 from undercroft.keep.wiring import Circuit, DragPlan, Role, Wiring
 
 
@@ -152,7 +153,7 @@ class World:
         self.beings: dict[str, Being] = {}
         self.structures: dict[str, Structure] = {}
         self.wiring = Wiring()
-        self.tasks: dict[str, jobs.Task] = {}
+        self.tasks: dict[str, Task] = {}
         self.counters: dict[str, int] = {}
         self.script: list[dict[str, Any]] = []
         self.scenario_days = 30

@@ -7,6 +7,21 @@
 20
 """
 
+# Importing the rule modules registers what carries out each queue item, who takes open
+# work and how walks end (the world, the state, imports none of them).
+from undercroft.keep import (  # noqa: F401
+    adventuring,
+    commands,
+    fallen,
+    fighters,
+    invasions,
+    jobs,
+    movement,
+    script,
+    trap_effects,
+    traps,
+    visitors,
+)
 from undercroft.keep.world import World
 
 __all__ = ["World"]

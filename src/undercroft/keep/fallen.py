@@ -30,7 +30,7 @@ from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.keep import fighters, forcing, goals, movement, perception, stepping, tasks
 from undercroft.keep.actors import Being, Condition, Master, Minion
-from undercroft.keep.clock import Priority
+from undercroft.keep.clock import Priority, handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Feature
 
@@ -104,6 +104,7 @@ def _wake_roll(world: World, being: Being, within: int, rules: tuple[str, ...]) 
         world.schedule(at, Priority.FALLEN, "fallen", being.id, "wake")
 
 
+@handles("fallen")
 def on_due(world: World, args: tuple[Any, ...]) -> None:
     """A fallen being's time: it wakes (K-WAKE-02) or bleeds to death (R-K-WAKE-01)."""
     being = world.beings.get(str(args[0]))

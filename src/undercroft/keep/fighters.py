@@ -24,7 +24,7 @@ from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage
 from undercroft.keep import combat, doors, locks, movement, perception, stepping, tasks, traps
 from undercroft.keep.actors import Being, Condition, Creature, Job, Master, Minion, Side, Stance
-from undercroft.keep.clock import TICKS_PER_MINUTE, Priority
+from undercroft.keep.clock import TICKS_PER_MINUTE, Priority, handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.stances import Act, Decision, Foe, Reach, Situation, decide
 
@@ -157,6 +157,7 @@ def _queue(world: World, being: Being, after: int) -> None:
     world.schedule_tick(world.tick + after, Priority.FIGHT, "fighter", being.id, being.fight_gen)
 
 
+@handles("fighter")
 def on_turn(world: World, args: tuple[Any, ...]) -> None:
     """A fighter's queued turn (stale ones are ignored)."""
     being = world.beings.get(str(args[0]))

@@ -25,9 +25,9 @@ from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.keep import building, doors, fallen, movement, traps
 from undercroft.keep.actors import Condition, Job, Minion
-from undercroft.keep.clock import Priority
+from undercroft.keep.clock import Priority, handles
 from undercroft.keep.structures import Door, Site, TrapPart, Trigger
-from undercroft.keep.tasks import Task, TaskKind, releases
+from undercroft.keep.tasks import Task, TaskKind, dispatches, releases
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -113,6 +113,7 @@ def _tiers(world: World, minion: Minion) -> Mapping[TaskKind, int] | None:
     return tiers
 
 
+@dispatches
 def dispatch(world: World) -> None:
     """Each idle minion (id order) takes the nearest open task its job allows (R-K-JOB-01)."""
     for task in [t for t in world.tasks.values() if _stale(world, t)]:
@@ -247,6 +248,7 @@ def _work_minutes(world: World, task: Task) -> int | None:
     return world.options.restore_door_minutes
 
 
+@handles("work")
 def on_work_done(world: World, args: tuple[Any, ...]) -> None:
     minion = world.beings.get(str(args[0]))
     task = world.tasks.get(str(args[1]))

@@ -20,7 +20,7 @@ from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage
 from undercroft.keep import doors, locks, traps
 from undercroft.keep.actors import Being, Walk
-from undercroft.keep.clock import Priority
+from undercroft.keep.clock import Priority, handles
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -157,6 +157,7 @@ def tile_blocked(world: World, pos: Pos) -> None:
             _blocked(world, being)
 
 
+@handles("step")
 def on_step(world: World, args: tuple[Any, ...]) -> None:
     """A walker enters a door's tile or a trigger's area."""
     being_id, gen, index = str(args[0]), int(args[1]), int(args[2])
@@ -176,6 +177,7 @@ def on_step(world: World, args: tuple[Any, ...]) -> None:
         traps.walker_enters(world, trigger_id, being)
 
 
+@handles("arrive")
 def on_arrive(world: World, args: tuple[Any, ...]) -> None:
     being_id, gen = str(args[0]), int(args[1])
     being = world.beings.get(being_id)

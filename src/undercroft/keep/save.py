@@ -21,13 +21,13 @@ from undercroft.core.dice import DiceSampler
 from undercroft.core.files import PathError, check_input, write_text_atomic
 from undercroft.core.grid import Grid, Pos
 from undercroft.keep import invasion_save
-from undercroft.keep.clock import MAX_DAYS, EventQueue
+from undercroft.keep.clock import MAX_DAYS, EventQueue, can_handle
 from undercroft.keep.ruleset import Ruleset
 from undercroft.keep.stats import Workload
 from undercroft.keep.structures import structure_from_json
 from undercroft.keep.tasks import Task
 from undercroft.keep.wiring import Wiring
-from undercroft.keep.world import Stockpile, World, can_handle
+from undercroft.keep.world import Stockpile, World
 
 FORMAT = "undercroft-keep-save"
 FORMAT_VERSION = 1

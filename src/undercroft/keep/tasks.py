@@ -103,6 +103,25 @@ def add_task(world: World, kind: TaskKind, target: str) -> Task | None:
     return task
 
 
+Dispatch = Callable[["World"], None]
+
+_DISPATCH: list[Dispatch] = []
+"""Who takes open work: registered by :mod:`undercroft.keep.jobs` (ruling R-K-JOB-01)."""
+
+
+def dispatches(fn: Dispatch) -> Dispatch:
+    """Register how idle minions take open work (the jobs rules do, once)."""
+    _DISPATCH[:] = [fn]
+    return fn
+
+
+def dispatch(world: World) -> None:
+    """Idle minions take open work now (R-K-JOB-01), by the registered jobs rule."""
+    if not _DISPATCH:
+        raise RuntimeError("undercroft.keep.jobs is not loaded: nobody takes open work")
+    _DISPATCH[0](world)
+
+
 Release = Callable[["World", "Minion"], None]
 
 _RELEASE: list[Release] = []

@@ -31,7 +31,7 @@ from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.keep import caution, combat, fighters, movement, tasks, wounds
 from undercroft.keep.actors import Being, Creature, Minion, Side
-from undercroft.keep.clock import Priority
+from undercroft.keep.clock import Priority, handles
 from undercroft.keep.invaders import Adventurer
 from undercroft.keep.ruleset import Effect, MechanismKind
 from undercroft.keep.structures import Mechanism
@@ -285,6 +285,7 @@ def flee_walk(world: World, being: Being, away_from: Pos, minutes: int) -> None:
         movement.walk_to(world, being, chosen)
 
 
+@handles("effect_end")
 def on_end(world: World, args: tuple[Any, ...]) -> None:
     """A hold, a terror or a summoning is over (K-TRAP-03)."""
     being = world.beings.get(str(args[0]))

@@ -21,7 +21,7 @@ from typing import Any
 
 from undercroft.core.events import Event, LogEntry, Time
 from undercroft.keep import learning
-from undercroft.keep.commands import CommandError
+from undercroft.keep.commands import CommandError, execute
 from undercroft.keep.invaders import Adventurer
 from undercroft.keep.scenario import shipped
 from undercroft.keep.script import parse_command
@@ -138,7 +138,7 @@ class KeepWatch:
                 cmd = parse_command(self.world, data)
             except CommandError as exc:
                 raise RefusalError(422, exc.reason) from None
-            result = self.world.command(cmd)
+            result = execute(self.world, cmd)
             if not result.accepted:
                 rules = f" ({', '.join(result.rules)})" if result.rules else ""
                 raise RefusalError(422, f"{cmd.verb} refused: {result.reason}{rules}")

@@ -28,7 +28,7 @@ from undercroft.keep.actors import Condition, Job
 from undercroft.keep.attributes import Attributes
 from undercroft.keep.commands import Divine, WatchfulEye, execute
 from undercroft.keep.invaders import Whereabouts
-from undercroft.keep.world import World
+from undercroft.keep.save import load_world, save_world
 
 # The Master's room behind a door, far from the portal: nobody sees the group come in.
 HIDDEN = """
@@ -304,8 +304,8 @@ def test_saving_in_the_middle_of_an_invasion_continues_identically(tmp_path: Pat
     straight, whole = invaded(HIDDEN, TREASURY.replace("[3, 3]", "[3, 7]"), seed=8)
     group = invade(straight, member("rogue", 2), member("warrior", 1), member("peasant", 0))
     straight.run(straight.now + 6)
-    straight.save(tmp_path / "mid.json")
-    resumed = World.load(tmp_path / "mid.json")
+    save_world(straight, tmp_path / "mid.json")
+    resumed = load_world(tmp_path / "mid.json")
     rest = resumed.open_log()
     assert isinstance(rest, EventLog)
     start = len(whole.entries)

@@ -8,7 +8,8 @@
 """
 
 # Importing the rule modules registers what carries out each queue item, who takes open
-# work and how walks end (the world, the state, imports none of them).
+# work, how walks end, and what is behind World.from_scenario and World.command (the
+# world, the state, imports none of them).
 from undercroft.keep import (  # noqa: F401
     adventuring,
     commands,
@@ -17,6 +18,7 @@ from undercroft.keep import (  # noqa: F401
     invasions,
     jobs,
     movement,
+    scenario,
     script,
     trap_effects,
     traps,

@@ -25,7 +25,7 @@ from undercroft.keep.actors import Job, Side, Stance
 from undercroft.keep.building import PlacementError
 from undercroft.keep.structures import Lock, Site, Timer, Trigger
 from undercroft.keep.wiring import WiringError
-from undercroft.keep.world import World, WorldError
+from undercroft.keep.world import World, WorldError, provides_commands
 
 
 class CommandError(ValueError):
@@ -307,6 +307,7 @@ COMMANDS: dict[str, type[Command]] = {
 # -- carrying them out ---------------------------------------------------------------------
 
 
+@provides_commands
 def execute(world: World, cmd: Command) -> CommandResult:
     """Carry out a keeper command now; the log gets the command, then its effects."""
     with world.held_events() as effects:

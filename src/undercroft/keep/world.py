@@ -17,10 +17,10 @@ Time (ruling R-K-CLOCK-01) jumps from one queued item to the next, in the total 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 import tcod.path
@@ -67,6 +67,9 @@ from undercroft.keep.structures import (
 )
 from undercroft.keep.wiring import Circuit, DragPlan, Role, Wiring
 
+if TYPE_CHECKING:
+    from undercroft.keep.commands import Command, CommandResult
+
 
 class WorldError(ValueError):
     """A request the world cannot carry out (an unknown id, a bad save file)."""
@@ -102,7 +105,8 @@ def make_streams(seed: int) -> dict[str, DiceSampler]:
 
 
 class World:
-    """A keep game in progress. Build one with :meth:`from_scenario` (or :meth:`load`)."""
+    """A keep game in progress. Build one with :func:`undercroft.keep.scenario.build_world`
+    (or :func:`undercroft.keep.save.load_world`)."""
 
     def __init__(
         self,
@@ -537,19 +541,7 @@ class World:
         the day still to run (day 1 at the start; the next day at the end of a day)."""
         self.run(day_start(day_of(self.now + 1) + days) - 1)
 
-    # -- saving ---------------------------------------------------------------------
-
-    def save(self, path: str | Path) -> None:
-        """Write the whole world as JSON, atomically (continues identically when loaded)."""
-        from undercroft.keep.save import save
-
-        save(self, Path(path))
-
-    @classmethod
-    def load(cls, path: str | Path) -> World:
-        from undercroft.keep.save import load
-
-        return load(Path(path))
+    # -- the Python API's spelling (ARCHITECTURE.md, Interfaces) ------------------------
 
     @classmethod
     def from_scenario(
@@ -559,10 +551,52 @@ class World:
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
     ) -> World:
-        """A world set up from a scenario name (shipped) or a TOML file path."""
-        from undercroft.keep import scenario as scenario_module
+        """A world set up from a scenario name (shipped) or a TOML file path: the same as
+        :func:`undercroft.keep.scenario.build_world`, which registers itself here."""
+        return _API.build(scenario, seed=seed, options=options or {})
 
-        return scenario_module.build_world(scenario, seed=seed, options=options or {})
+    def command(self, cmd: Command) -> CommandResult:
+        """Carry out a keeper command now: the same as
+        :func:`undercroft.keep.commands.execute`, which registers itself here."""
+        return _API.execute(self, cmd)
+
+
+class _Builder(Protocol):
+    def __call__(
+        self, ref: str | Path, *, seed: int = 0, options: Mapping[str, Any] | None = None
+    ) -> World: ...
+
+
+def _unloaded(*_: Any, **__: Any) -> Any:
+    raise RuntimeError("import undercroft.keep: its rule modules provide this")
+
+
+class _Provided:
+    """The rule-level functions behind :meth:`World.from_scenario` and
+    :meth:`World.command`, registered by the modules that define them, so the state keeps
+    the contract's spelling without importing a rule module."""
+
+    def __init__(self) -> None:
+        self.build: _Builder = _unloaded
+        self.execute: Callable[[World, Command], CommandResult] = _unloaded
+
+
+_API = _Provided()
+
+B = TypeVar("B", bound=_Builder)
+E = TypeVar("E", bound=Callable[["World", "Command"], "CommandResult"])
+
+
+def provides_scenarios(fn: B) -> B:
+    """Register the scenario builder behind :meth:`World.from_scenario`."""
+    _API.build = fn
+    return fn
+
+
+def provides_commands(fn: E) -> E:
+    """Register the command executor behind :meth:`World.command`."""
+    _API.execute = fn
+    return fn
 
 
 __all__ = ["Creature", "Master", "Merchant", "Minion", "Stockpile", "World", "WorldError"]

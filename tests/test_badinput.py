@@ -82,12 +82,13 @@ PLACEHOLDERS = {
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A keep save, a crawl log, a keep log and a campaign database."""
     from undercroft.crawl.campaign import new
-    from undercroft.keep.world import World
+    from undercroft.keep.save import save_world
+    from undercroft.keep.scenario import build_world
 
     folder = tmp_path_factory.mktemp("made")
-    world = World.from_scenario("trapworks", seed=0)
+    world = build_world("trapworks", seed=0)
     world.run_days(1)
-    world.save(folder / "save.json")
+    save_world(world, folder / "save.json")
     runner = CliRunner()
     for args in (
         ["run", "crawl", "--seed", "1", "--quiet", "--log", str(folder / "game.jsonl")],

@@ -176,10 +176,10 @@ def _crawl_game(console: Console, *, seed: int = 1, head: int = 40) -> None:
 
 def _keep_game(console: Console, *, seed: int = 1, days: int = 3, head: int = 30) -> None:
     """A few days of the keep's tutorial scenario, told as ``run keep`` tells it."""
-    from undercroft.keep.world import World
+    from undercroft.keep.scenario import build_world
     from undercroft.render.keep_account import InvasionAccount, TeeLog
 
-    world = World.from_scenario("tutorial", seed=seed)
+    world = build_world("tutorial", seed=seed)
     account = InvasionAccount()
     world.attach_log(TeeLog(world.open_log(), account))
     world.run_days(days)

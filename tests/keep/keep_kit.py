@@ -11,7 +11,7 @@ from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos
 from undercroft.keep import building, invasions, stepping
 from undercroft.keep.actors import Creature, Job, Merchant, Minion
-from undercroft.keep.commands import CommandResult, Connect
+from undercroft.keep.commands import CommandResult, Connect, execute
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Group
 from undercroft.keep.parties import MemberDraw
@@ -113,7 +113,7 @@ def put(world: World, kind: str, x: int, y: int, **kw: Any) -> Structure:
 
 
 def wire(world: World, *points: tuple[int, int]) -> CommandResult:
-    return world.command(Connect(tuple(Pos(x, y) for x, y in points)))
+    return execute(world, Connect(tuple(Pos(x, y) for x, y in points)))
 
 
 def creature(world: World, breed: str, x: int, y: int, lair: str | None = None) -> Creature:

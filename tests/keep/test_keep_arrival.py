@@ -26,9 +26,9 @@ from undercroft.core.grid import Pos
 from undercroft.keep import director, goals, invasions, perception
 from undercroft.keep.actors import Condition, Job
 from undercroft.keep.attributes import Attributes
-from undercroft.keep.commands import Divine, WatchfulEye
+from undercroft.keep.commands import Divine, WatchfulEye, execute
 from undercroft.keep.invaders import Whereabouts
-from undercroft.keep.world import World
+from undercroft.keep.save import load_world, save_world
 
 # The Master's room behind a door, far from the portal: nobody sees the group come in.
 HIDDEN = """
@@ -263,15 +263,15 @@ def test_watchful_eye_sends_a_ghost_eye_round_the_guard_posts_for_24_hours() -> 
         posts,
         options={"darkness_hides": True},
     )
-    assert not invaded(HIDDEN)[0].command(WatchfulEye()).accepted  # no posts, no blessing
+    assert not execute(invaded(HIDDEN)[0], WatchfulEye()).accepted  # no posts, no blessing
     kobold = minion(world, 11, 5, job=Job.NONE)
     group = invade(world, member())
     walker = adv(world, group)
     stand(world, walker, 12, 3)  # on a dark tile, in the kobold's view and range
     perception.after_step(world, walker, group)
     assert of(log, "invasion.sighted") == []  # darkness hides it from the kobold
-    assert world.command(WatchfulEye()).accepted
-    assert not world.command(WatchfulEye()).accepted  # one blessing only
+    assert execute(world, WatchfulEye()).accepted
+    assert not execute(world, WatchfulEye()).accepted  # one blessing only
     assert perception.eye_at(world) == Pos(2, 3)
     world.run(world.now + 30)
     assert perception.eye_at(world) == Pos(20, 3)  # it moves on to the next post
@@ -285,12 +285,12 @@ def test_watchful_eye_sends_a_ghost_eye_round_the_guard_posts_for_24_hours() -> 
 @pytest.mark.rule("K-ARR-01", "R-K-ARR-02")
 def test_a_divination_reveals_the_next_group_which_then_comes() -> None:
     world, log = invaded(HALL, "[keeper]\ndivination = 1\n", seed=5, director=True)
-    refused = invaded(HALL)[0].command(Divine())
+    refused = execute(invaded(HALL)[0], Divine())
     assert not refused.accepted and "K-ARR-01" in refused.rules
-    result = world.command(Divine())
+    result = execute(world, Divine())
     assert result.accepted
     card = result.effect["card"]
-    assert not world.command(Divine()).accepted  # no charge left
+    assert not execute(world, Divine()).accepted  # no charge left
     run_until(world, lambda: bool(of(log, "invasion.arrived")), minutes=3 * 1440)
     (arrived,) = of(log, "invasion.arrived")
     assert [(m["class"], m["level"]) for m in arrived["members"]] == [
@@ -304,8 +304,8 @@ def test_saving_in_the_middle_of_an_invasion_continues_identically(tmp_path: Pat
     straight, whole = invaded(HIDDEN, TREASURY.replace("[3, 3]", "[3, 7]"), seed=8)
     group = invade(straight, member("rogue", 2), member("warrior", 1), member("peasant", 0))
     straight.run(straight.now + 6)
-    straight.save(tmp_path / "mid.json")
-    resumed = World.load(tmp_path / "mid.json")
+    save_world(straight, tmp_path / "mid.json")
+    resumed = load_world(tmp_path / "mid.json")
     rest = resumed.open_log()
     assert isinstance(rest, EventLog)
     start = len(whole.entries)

@@ -9,7 +9,7 @@ from undercroft.core.checks import DiceModel, Grade
 from undercroft.core.content import ContentError
 from undercroft.core.grid import Pos, Terrain
 from undercroft.keep.actors import Job
-from undercroft.keep.commands import Build, Remove
+from undercroft.keep.commands import Build, Remove, execute
 
 STOCK = "stockpile = { at = [1, 1], metal = 7 }\n"
 
@@ -40,15 +40,15 @@ TWO_GAPS = """
 def test_metal_is_reserved_and_an_order_the_stockpile_cannot_cover_is_refused() -> None:
     world, _ = make_world(HALL, STOCK)
     assert world.stockpile is not None
-    assert world.command(Build("spinning_blades", Pos(5, 3))).accepted  # 5 metal
+    assert execute(world, Build("spinning_blades", Pos(5, 3))).accepted  # 5 metal
     assert (world.stockpile.metal, world.stockpile.reserved, world.stockpile.free) == (7, 5, 2)
-    refused = world.command(Build("flamethrower", Pos(7, 3)))  # 5 more
+    refused = execute(world, Build("flamethrower", Pos(7, 3)))  # 5 more
     assert not refused.accepted and refused.rules == ("K-BUILD-01",)
     assert "needs 5 metal" in refused.reason and "2 to spare" in refused.reason
-    assert world.command(Build("pressure_plate", Pos(2, 5))).accepted  # 2: exactly enough
+    assert execute(world, Build("pressure_plate", Pos(2, 5))).accepted  # 2: exactly enough
     assert world.stockpile.free == 0
     # Removing an order gives its metal back.
-    assert world.command(Remove("site:1")).accepted
+    assert execute(world, Remove("site:1")).accepted
     assert world.stockpile.free == 5 and world.stockpile.metal == 7
 
 
@@ -58,7 +58,7 @@ def test_chores_minions_carry_the_metal_and_a_traps_minion_builds() -> None:
     goblin = minion(world, 2, 1, job=Job.CHORES, breed="goblin")  # carries 4 a trip
     kobold = minion(world, 8, 7, job=Job.TRAPS)
     world.rng = ScriptedDice(dice=[18])  # craft 4 -> 18 + 8 = 26: Excellent
-    assert world.command(Build("spinning_blades", Pos(5, 3), name="blades")).accepted
+    assert execute(world, Build("spinning_blades", Pos(5, 3), name="blades")).accepted
     world.run(8 * 60)
     loads = of(log, "metal.delivered")
     # The goblin takes a full load; the idle Traps minion carries the rest (no trap work).
@@ -83,7 +83,7 @@ def test_chores_minions_carry_the_metal_and_a_traps_minion_builds() -> None:
 def test_without_a_traps_minion_nothing_gets_built() -> None:
     world, log = make_world(HALL, STOCK)
     minion(world, 2, 1, job=Job.CHORES, breed="goblin")
-    world.command(Build("web", Pos(5, 3)))
+    execute(world, Build("web", Pos(5, 3)))
     world.run(2 * 24 * 60)
     assert of(log, "metal.delivered") and of(log, "structure.built") == []
 
@@ -91,11 +91,11 @@ def test_without_a_traps_minion_nothing_gets_built() -> None:
 @pytest.mark.rule("K-PATH-01", "R-K-PATH-01")
 def test_nothing_built_may_cut_the_last_path_to_the_sanctum() -> None:
     world, log = make_world(ONE_GAP, STOCK)
-    refused = world.command(Build("barricade", Pos(4, 3)))
+    refused = execute(world, Build("barricade", Pos(4, 3)))
     assert not refused.accepted and refused.rules == ("K-PATH-01", "R-K-PATH-01")
     assert "last walking path" in refused.reason
     assert world.structure_at(Pos(4, 3)) is None
-    assert world.command(Build("barricade", Pos(2, 1))).accepted  # off the path: fine
+    assert execute(world, Build("barricade", Pos(2, 1))).accepted  # off the path: fine
     assert of(log, "command")[0]["accepted"] is False
 
 
@@ -103,25 +103,25 @@ def test_nothing_built_may_cut_the_last_path_to_the_sanctum() -> None:
 def test_a_locked_door_counts_as_open_for_the_path() -> None:
     world, log = make_world(ONE_DOOR, STOCK)
     minion(world, 2, 1)
-    assert world.command(Build("lock", Pos(4, 3))).accepted
+    assert execute(world, Build("lock", Pos(4, 3))).accepted
     world.run(6 * 60)
     assert of(log, "lock.armed")  # the only way in is locked, and that is allowed
-    assert world.command(Build("barricade", Pos(2, 4))).accepted
+    assert execute(world, Build("barricade", Pos(2, 4))).accepted
 
 
 @pytest.mark.rule("K-PATH-01", "R-K-PATH-01")
 def test_planned_barricades_count_as_built() -> None:
     world, _ = make_world(TWO_GAPS, "stockpile = { at = [1, 1], metal = 20 }\n")
     minion(world, 1, 2)
-    assert world.command(Build("barricade", Pos(2, 3))).accepted
-    second = world.command(Build("barricade", Pos(7, 3)))
+    assert execute(world, Build("barricade", Pos(2, 3))).accepted
+    second = execute(world, Build("barricade", Pos(7, 3)))
     assert not second.accepted and second.rules[0] == "K-PATH-01"
     world.run(6 * 60)
     assert world.grid.terrain_at(Pos(2, 3)) is Terrain.BLOCKAGE
-    assert not world.command(Build("barricade", Pos(7, 3))).accepted
-    assert world.command(Remove("barricade:1")).accepted
+    assert not execute(world, Build("barricade", Pos(7, 3))).accepted
+    assert execute(world, Remove("barricade:1")).accepted
     assert world.grid.terrain_at(Pos(2, 3)) is Terrain.FLOOR
-    assert world.command(Build("barricade", Pos(7, 3))).accepted
+    assert execute(world, Build("barricade", Pos(7, 3))).accepted
 
 
 @pytest.mark.rule("K-PATH-01")
@@ -139,7 +139,7 @@ def test_a_site_needing_several_hauls_gets_exactly_its_metal() -> None:
     minion(world, 2, 1, job=Job.CHORES)
     assert world.stockpile is not None
     lowest = world.stockpile.metal
-    assert world.command(Build("electric_coil", Pos(5, 4))).accepted
+    assert execute(world, Build("electric_coil", Pos(5, 4))).accepted
     for _ in range(240):
         world.run(world.now + 1)
         lowest = min(lowest, world.stockpile.metal, world.stockpile.free)

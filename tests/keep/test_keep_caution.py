@@ -276,7 +276,7 @@ def test_each_adventurer_can_be_inspected_and_keeps_its_bonuses_until_it_leaves(
 
 @pytest.mark.rule("K-LEARN-01", "R-K-LEARN-01", "K-KNOW-02")
 def test_a_trap_pulled_by_a_lever_teaches_too_counted_from_its_mechanism_if_unwired() -> None:
-    from undercroft.keep.commands import PullLever
+    from undercroft.keep.commands import PullLever, execute
 
     world, log = invaded(WIDE)
     lever = put(world, "lever", 4, 4)
@@ -285,7 +285,7 @@ def test_a_trap_pulled_by_a_lever_teaches_too_counted_from_its_mechanism_if_unwi
     group = invade(world, member("warrior", 1))
     walker = adv(world, group)
     stand(world, walker, 14, 4)  # 10 from the lever
-    assert world.command(PullLever(lever.id)).accepted
+    assert execute(world, PullLever(lever.id)).accepted
     (learned,) = of(log, "adventurers.learned")
     assert learned["trigger"] == lever.id and learned["learners"][0]["id"] == walker.id
     assert walker.block == {"flamethrower": 1} and group.caution == 0  # it set nothing off

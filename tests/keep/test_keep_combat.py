@@ -27,7 +27,7 @@ from undercroft.core.checks import DiceModel
 from undercroft.core.grid import Pos
 from undercroft.keep import combat, fallen, fighters, perception, stepping
 from undercroft.keep.actors import Condition, Job, Stance
-from undercroft.keep.commands import OrderAttack
+from undercroft.keep.commands import OrderAttack, execute
 from undercroft.keep.stances import Act, Foe, Reach, Situation, decide
 from undercroft.keep.world import World
 
@@ -362,7 +362,7 @@ def test_only_an_ordered_minion_opens_a_door_to_reach_an_enemy() -> None:
         orc = minion(world, 5, 5, job=Job.FIGHTING, breed="orc")
         orc.stance = Stance.AGGRESSIVE
         if ordered:
-            assert world.command(OrderAttack(orc.id, warrior.id)).accepted
+            assert execute(world, OrderAttack(orc.id, warrior.id)).accepted
         else:
             orc.foes[warrior.id] = [5, 1]
             fighters.consider(world, orc)

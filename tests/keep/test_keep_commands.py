@@ -15,6 +15,7 @@ from undercroft.keep.commands import (
     SetJob,
     SetStance,
     SetTimer,
+    execute,
 )
 from undercroft.keep.structures import PartState, Timer, TrapPart
 
@@ -24,10 +25,10 @@ def test_jobs_and_the_five_stances() -> None:
     world, log = make_world(HALL)
     kobold = minion(world, 1, 1, job=Job.NONE)
     assert [s.value for s in Stance] == ["flee", "avoid", "defensive", "normal", "aggressive"]
-    assert world.command(SetStance(kobold.id, Stance.AGGRESSIVE)).accepted
+    assert execute(world, SetStance(kobold.id, Stance.AGGRESSIVE)).accepted
     assert kobold.stance is Stance.AGGRESSIVE
-    assert world.command(SetJob(kobold.id, Job.TRAPS)).accepted and kobold.job is Job.TRAPS
-    refused = world.command(SetJob("minion:99", Job.CHORES))
+    assert execute(world, SetJob(kobold.id, Job.TRAPS)).accepted and kobold.job is Job.TRAPS
+    refused = execute(world, SetJob("minion:99", Job.CHORES))
     assert not refused.accepted and "minion:99" in refused.reason
     logged = of(log, "command")
     assert [(e["command"], e["accepted"]) for e in logged] == [
@@ -46,7 +47,7 @@ def test_a_minion_taken_off_the_traps_job_drops_its_rearm() -> None:
     kobold = minion(world, 1, 1)
     world.run(2 * 1440 + 1)
     assert kobold.task is not None
-    world.command(SetJob(kobold.id, Job.FIGHTING))
+    execute(world, SetJob(kobold.id, Job.FIGHTING))
     assert kobold.task is None and all(t.minion is None for t in world.tasks.values())
     world.run(3 * 1440)
     assert isinstance(blades, TrapPart)
@@ -57,10 +58,10 @@ def test_a_minion_taken_off_the_traps_job_drops_its_rearm() -> None:
 def test_timers_are_set_on_the_timer_itself() -> None:
     world, _ = make_world(HALL)
     timer = put(world, "timer", 3, 3, delay=5)
-    assert world.command(SetTimer(timer.id, 40)).accepted
+    assert execute(world, SetTimer(timer.id, 40)).accepted
     assert isinstance(timer, Timer) and timer.delay == 40
-    assert not world.command(SetTimer(timer.id, -1)).accepted
-    assert not world.command(SetTimer("door:1", 5)).accepted
+    assert not execute(world, SetTimer(timer.id, -1)).accepted
+    assert not execute(world, SetTimer("door:1", 5)).accepted
 
 
 def test_remove_takes_the_connections_with_it() -> None:
@@ -68,13 +69,13 @@ def test_remove_takes_the_connections_with_it() -> None:
     plate = put(world, "pressure_plate", 1, 3)
     put(world, "spinning_blades", 4, 3)
     wire(world, (1, 3), (4, 3))
-    removed = world.command(Remove("trap:1"))
+    removed = execute(world, Remove("trap:1"))
     assert removed.accepted and removed.effect["wires_removed"] == ["wire:1"]
     assert world.circuit_of(plate.id).wires == ()
     assert world.structure_at(Pos(4, 3)) is None
-    assert not world.command(Remove("trap:1")).accepted
-    assert not world.command(Move(plate.id, Pos(0, 0))).accepted  # a wall
-    assert not world.command(Build("catapult", Pos(5, 5))).accepted
+    assert not execute(world, Remove("trap:1")).accepted
+    assert not execute(world, Move(plate.id, Pos(0, 0))).accepted  # a wall
+    assert not execute(world, Build("catapult", Pos(5, 5))).accepted
     assert of(log, "command")[-1]["reason"].startswith("unknown structure kind 'catapult'")
 
 

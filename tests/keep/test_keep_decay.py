@@ -7,7 +7,7 @@ from keep_kit import HALL, creature, fired, make_world, minion, of, put, wire
 
 from undercroft.keep import traps
 from undercroft.keep.actors import Job
-from undercroft.keep.commands import PullLever
+from undercroft.keep.commands import PullLever, execute
 from undercroft.keep.scenario import build_world
 from undercroft.keep.structures import PartState, TrapPart, Trigger
 
@@ -84,7 +84,7 @@ def test_levers_never_run_out_but_their_mechanism_does() -> None:
     world.run(10 * 24 * 60)
     assert [e["structure"] for e in of(log, "part.expired")] == [blades.id]
     assert isinstance(lever, Trigger) and lever.state is PartState.ARMED
-    world.command(PullLever(lever.id))
+    execute(world, PullLever(lever.id))
     assert fired(log) == []  # the mechanism ran out
 
 

@@ -13,6 +13,7 @@ from undercroft.cli import app
 from undercroft.core.events import EventLog
 from undercroft.keep.actors import Condition, Creature
 from undercroft.keep.clock import day_of, day_start
+from undercroft.keep.save import load_world, save_world
 from undercroft.keep.scenario import build_world, shipped
 from undercroft.keep.structures import Door, Lock, Mechanism, Timer, Trigger
 from undercroft.keep.world import World
@@ -111,8 +112,8 @@ def test_a_save_in_the_middle_of_a_fight_continues_identically(tmp_path: Path) -
     first.open_log()
     first.run(at)
     assert any(b.fighting for b in first.beings.values())  # mid-fight
-    first.save(tmp_path / "mid.json")
-    resumed = World.load(tmp_path / "mid.json")
+    save_world(first, tmp_path / "mid.json")
+    resumed = load_world(tmp_path / "mid.json")
     rest = resumed.open_log()
     assert isinstance(rest, EventLog)
     resumed.run(straight.now)

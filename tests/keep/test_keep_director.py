@@ -13,7 +13,7 @@ from undercroft.core.dice import DiceSampler, derive_seed
 from undercroft.core.grid import Pos, Terrain
 from undercroft.keep import director, invasions
 from undercroft.keep.clock import day_start
-from undercroft.keep.commands import AnswerFugitive, RiteOfStorms
+from undercroft.keep.commands import AnswerFugitive, RiteOfStorms, execute
 from undercroft.keep.ruleset import KeepOptions, default_ruleset
 
 OPTIONS = default_ruleset().options
@@ -149,7 +149,7 @@ def test_no_invasion_during_a_rite_of_storms_and_the_limit_restarts() -> None:
     # The rite outlasts the limit: no draw, no invasion, the same limit again.
     limit = world.invasion.director.limit_minutes
     started = world.now
-    assert world.command(RiteOfStorms(hours=limit // 60 + 5)).accepted
+    assert execute(world, RiteOfStorms(hours=limit // 60 + 5)).accepted
     assert director.indicator(world).word == "No risk"
     before = len(of(log, "chance"))
     world.run(started + limit + 60)
@@ -158,7 +158,7 @@ def test_no_invasion_during_a_rite_of_storms_and_the_limit_restarts() -> None:
     (restart,) = of(log, "invasion.limit")
     assert restart["limit_hours"] == limit / 60 and "K-TIME-06" in restart["rules"]
     assert of(log, "invasions.stopped")[0]["reason"] == "rite_of_storms"
-    refused = world.command(RiteOfStorms())
+    refused = execute(world, RiteOfStorms())
     assert not refused.accepted and "already under way" in refused.reason
     run_until(world, lambda: bool(of(log, "rite.ended")), minutes=600)
     run_until(world, lambda: len(of(log, "invasion.arrived")) == 2, minutes=3 * 1440)
@@ -217,9 +217,9 @@ def test_a_fugitives_pursuers_count_as_an_invasion(when: str) -> None:
     world, log = invaded(HALL, extra, seed=3, director=True, options={"fugitive_pursuers": when})
     world.run(61)
     assert of(log, "fugitive.asked")[0]["fugitive"] == "Sela"
-    assert not world.command(AnswerFugitive("Nobody")).accepted
-    assert world.command(AnswerFugitive("Sela")).accepted
-    assert not world.command(AnswerFugitive("Sela", accept=False)).accepted  # answered
+    assert not execute(world, AnswerFugitive("Nobody")).accepted
+    assert execute(world, AnswerFugitive("Sela")).accepted
+    assert not execute(world, AnswerFugitive("Sela", accept=False)).accepted  # answered
     run_until(world, lambda: bool(of(log, "invasion.arrived")), minutes=3 * 1440)
     (pursuers,) = of(log, "invasion.arrived")
     assert pursuers["kind"] == "pursuers" and pursuers["strength"] == "normal"

@@ -9,7 +9,7 @@ from undercroft.core.events import EventLog
 from undercroft.core.grid import DoorState, Pos
 from undercroft.keep import movement, traps
 from undercroft.keep.actors import Job
-from undercroft.keep.commands import HoldDoorOpen, PullLever, Remove
+from undercroft.keep.commands import HoldDoorOpen, PullLever, Remove, execute
 from undercroft.keep.structures import Trigger
 from undercroft.keep.world import World
 
@@ -45,13 +45,13 @@ def test_a_door_closes_by_itself_after_someone_passes() -> None:
 @pytest.mark.rule("K-DOOR-03")
 def test_hold_door_open_keeps_it_open() -> None:
     world, log = make_world(THREE_DOORS)
-    result = world.command(HoldDoorOpen("door:1"))
+    result = execute(world, HoldDoorOpen("door:1"))
     assert result.accepted and result.rules == ("K-DOOR-03",)
     assert door_events(log) == [(0, "door.opened", "door:1", "keeper")]
     through_door_1(world)
     assert len(door_events(log)) == 1  # no closing behind the wolf
     assert world.grid.door_at(Pos(4, 6)) is DoorState.OPEN
-    world.command(HoldDoorOpen("door:1", hold=False))
+    execute(world, HoldDoorOpen("door:1", hold=False))
     assert door_events(log)[-1] == (10, "door.closed", "door:1", "keeper")
 
 
@@ -67,7 +67,7 @@ def wired(world: World, kind: str = "pressure_plate") -> Trigger:
 def test_a_trigger_opens_a_normal_door_and_closes_a_held_one_until_rearmed() -> None:
     world, log = make_world(THREE_DOORS)
     plate = wired(world)
-    world.command(HoldDoorOpen("door:2"))
+    execute(world, HoldDoorOpen("door:2"))
     wolf = creature(world, "wolf", 4, 2)
     world.run(10)
     traps.walker_enters(world, plate.id, wolf)
@@ -95,10 +95,10 @@ def test_a_trigger_opens_a_normal_door_and_closes_a_held_one_until_rearmed() -> 
 def test_a_lever_stays_on_until_pulled_off() -> None:
     world, log = make_world(THREE_DOORS)
     lever = wired(world, "lever")
-    world.command(PullLever(lever.id))
+    execute(world, PullLever(lever.id))
     world.run(5 * 24 * 60)
     assert lever.on and world.door("door:1").open
-    pulled = world.command(PullLever(lever.id))
+    pulled = execute(world, PullLever(lever.id))
     assert pulled.effect == {"on": False}
     assert not world.door("door:1").open and world.door("door:2").open is False
     assert [e[1] for e in door_events(log)] == [
@@ -116,13 +116,13 @@ def test_a_lock_flips_each_time_the_trigger_turns_on() -> None:
     lock = world.lock_of(world.door("door:1"))
     assert lock is not None and lock.armed
     assert world.grid.door_at(Pos(4, 6)) is DoorState.LOCKED
-    world.command(PullLever(lever.id))  # on: opens, lock flips to disarmed
+    execute(world, PullLever(lever.id))  # on: opens, lock flips to disarmed
     assert not lock.armed and world.grid.door_at(Pos(4, 6)) is DoorState.OPEN
-    world.command(PullLever(lever.id))  # off: closes, the lock stays disarmed
+    execute(world, PullLever(lever.id))  # off: closes, the lock stays disarmed
     assert not lock.armed and world.grid.door_at(Pos(4, 6)) is DoorState.CLOSED
-    world.command(PullLever(lever.id))  # on again: armed
+    execute(world, PullLever(lever.id))  # on again: armed
     assert lock.armed
-    world.command(PullLever(lever.id))
+    execute(world, PullLever(lever.id))
     assert world.grid.door_at(Pos(4, 6)) is DoorState.LOCKED
     flips = [
         (t, e["rules"]) for t, e in ((e["type"], e) for e in of(log, "lock.armed", "lock.disarmed"))
@@ -134,7 +134,7 @@ def test_a_lock_flips_each_time_the_trigger_turns_on() -> None:
 def test_a_closed_door_is_not_a_locked_door() -> None:
     world, log = make_world(THREE_DOORS)
     plate = wired(world)
-    world.command(HoldDoorOpen("door:1"))
+    execute(world, HoldDoorOpen("door:1"))
     traps.walker_enters(world, plate.id, creature(world, "wolf", 4, 2))
     assert not world.door("door:1").open  # closed by its trigger
     wolf = through_door_1(world, "boar")
@@ -154,11 +154,11 @@ def test_a_closed_door_is_not_a_locked_door() -> None:
 def test_unwiring_a_trigger_that_is_on_lets_its_doors_go_back() -> None:
     world, log = make_world(THREE_DOORS)
     lever = wired(world, "lever")
-    world.command(PullLever(lever.id))
+    execute(world, PullLever(lever.id))
     assert world.door("door:1").open and world.door("door:2").open
-    assert world.command(Remove("wire:2")).accepted  # door:2's branch
+    assert execute(world, Remove("wire:2")).accepted  # door:2's branch
     assert not world.door("door:2").open and world.door("door:1").open
-    assert world.command(Remove(lever.id)).accepted
+    assert execute(world, Remove(lever.id)).accepted
     assert not world.door("door:1").open
     closed = [(e["door"], e["by"], e["rules"]) for e in of(log, "door.closed")]
     assert closed == [("door:2", "wire:2", ["K-DOOR-06"]), ("door:1", lever.id, ["K-DOOR-06"])]

@@ -8,7 +8,7 @@ from keep_kit import THREE_DOORS, ScriptedDice, creature, make_world, merchant, 
 from undercroft.core.grid import DoorState, Pos
 from undercroft.keep import doors, jobs, locks, movement
 from undercroft.keep.actors import Job
-from undercroft.keep.commands import ArmLock, Build, DisarmLock, OrderAttack
+from undercroft.keep.commands import ArmLock, Build, DisarmLock, OrderAttack, execute
 from undercroft.keep.world import World
 
 ALL_LOCKED = THREE_DOORS.replace("+", "&")
@@ -20,7 +20,7 @@ def test_building_a_lock_locks_the_door_and_it_starts_armed() -> None:
     world, log = make_world(THREE_DOORS, STOCK)
     minion(world, 2, 2, job=Job.TRAPS)
     world.rng = ScriptedDice(dice=[12])  # craft 4: 12 + 8 = 20, Good
-    assert world.command(Build("lock", Pos(4, 6))).accepted
+    assert execute(world, Build("lock", Pos(4, 6))).accepted
     world.run(6 * 60)
     built = of(log, "structure.built")
     assert [(e["kind"], e["quality"]) for e in built] == [("lock", "good")]
@@ -28,15 +28,15 @@ def test_building_a_lock_locks_the_door_and_it_starts_armed() -> None:
     assert [(e["door"], e["rules"]) for e in armed] == [("door:1", ["K-LOCK-01"])]
     assert world.grid.door_at(Pos(4, 6)) is DoorState.LOCKED
     # "Disarm lock" makes it a normal door; "Arm lock" locks it again.
-    assert world.command(DisarmLock("door:1")).accepted
+    assert execute(world, DisarmLock("door:1")).accepted
     assert world.grid.door_at(Pos(4, 6)) is DoorState.CLOSED
-    again = world.command(DisarmLock("door:1"))
+    again = execute(world, DisarmLock("door:1"))
     assert not again.accepted and "already disarmed" in again.reason
-    assert world.command(ArmLock("lock:1")).accepted  # by the lock's id too
+    assert execute(world, ArmLock("lock:1")).accepted  # by the lock's id too
     assert world.grid.door_at(Pos(4, 6)) is DoorState.LOCKED
-    no_lock = world.command(ArmLock("door:2"))
+    no_lock = execute(world, ArmLock("door:2"))
     assert not no_lock.accepted and no_lock.rules == ("K-LOCK-01",)
-    assert not world.command(Build("lock", Pos(4, 6))).accepted  # one lock a door
+    assert not execute(world, Build("lock", Pos(4, 6))).accepted  # one lock a door
 
 
 def reaches(world: World, being_id: str) -> bool:
@@ -93,11 +93,11 @@ def test_who_opens_a_door_to_reach_an_enemy() -> None:
     assert movement.path_to_reach(world, kobold, enemy.id, goal) is None
     assert movement.path_to_reach(world, troll, enemy.id, goal) is None  # never
     assert movement.path_to_reach(world, master, enemy.id, goal) is not None  # always
-    order = world.command(OrderAttack(kobold.id, enemy.id))
+    order = execute(world, OrderAttack(kobold.id, enemy.id))
     assert order.accepted and order.rules == ("K-LOCK-03",)
     assert movement.path_to_reach(world, kobold, enemy.id, goal) is not None
     assert not locks.may_open_to_reach(troll, enemy.id)
-    refused = world.command(OrderAttack(kobold.id, "master"))
+    refused = execute(world, OrderAttack(kobold.id, "master"))
     assert not refused.accepted and "not an enemy" in refused.reason
     # An open door is no obstacle to anyone.
     doors.hold_open(world, world.door("door:1"), True, "keeper")

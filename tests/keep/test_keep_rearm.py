@@ -13,7 +13,7 @@ from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos
 from undercroft.keep import jobs, movement, traps
 from undercroft.keep.actors import Job, Minion
-from undercroft.keep.commands import Move, PullLever
+from undercroft.keep.commands import Move, PullLever, execute
 from undercroft.keep.structures import Mechanism, PartState, Trigger
 from undercroft.keep.world import World
 
@@ -57,14 +57,14 @@ def test_a_used_trap_needs_both_parts_rearmed() -> None:
 @pytest.mark.rule("K-REARM-01", "K-DOOR-05")
 def test_a_lever_never_needs_rearming() -> None:
     world, log, lever, blades = trap_world("lever")
-    world.command(PullLever(lever.id))
+    execute(world, PullLever(lever.id))
     assert fired(log) == [blades.id]
     assert lever.state is PartState.ARMED and lever.on
     assert [e["part"] for e in of(log, "part.expired")] == ["mechanism"]
-    world.command(PullLever(lever.id))  # off
+    execute(world, PullLever(lever.id))  # off
     kobold = minion(world, 6, 4, job=Job.NONE)
     traps.complete(world, blades, kobold, fumble=False)
-    world.command(PullLever(lever.id))  # on again, no rearm of the lever needed
+    execute(world, PullLever(lever.id))  # on again, no rearm of the lever needed
     assert fired(log) == [blades.id, blades.id]
 
 
@@ -245,8 +245,8 @@ def test_moving_a_trap_does_not_rearm_it() -> None:
     world, log, plate, blades = trap_world()
     set_off(world, plate)
     armed_at = plate.armed_at
-    assert world.command(Move(blades.id, Pos(8, 5))).accepted
-    assert world.command(Move(plate.id, Pos(5, 5))).accepted
+    assert execute(world, Move(blades.id, Pos(8, 5))).accepted
+    assert execute(world, Move(plate.id, Pos(5, 5))).accepted
     assert blades.state is PartState.USED and plate.state is PartState.USED
     assert plate.armed_at == armed_at
     assert world.circuit_of(plate.id).mechanism == blades.id  # still wired

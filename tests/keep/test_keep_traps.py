@@ -10,7 +10,7 @@ from keep_kit import HALL, creature, fired, make_world, of, put, wire
 
 from undercroft.core.grid import Pos
 from undercroft.keep import movement
-from undercroft.keep.commands import Build, Move
+from undercroft.keep.commands import Build, Move, execute
 from undercroft.keep.ruleset import Effect, default_ruleset
 from undercroft.keep.structures import Mechanism, Trigger
 
@@ -108,8 +108,8 @@ job = "traps"
 at = [2, 1]
 """,
     )
-    world.command(Build("pressure_plate", Pos(3, 3), name="plate"))
-    world.command(Build("web", Pos(6, 3), name="web"))
+    execute(world, Build("pressure_plate", Pos(3, 3), name="plate"))
+    execute(world, Build("web", Pos(6, 3), name="web"))
     world.run(24 * 60)
     built = of(log, "structure.built")
     assert sorted(e["kind"] for e in built) == ["pressure_plate", "web"]
@@ -126,14 +126,14 @@ def test_triggers_need_three_tiles_between_them() -> None:
     put(world, "tripwire", 4, 3)
     too_close = [(7, 3), (1, 0 + 3), (7, 6), (4, 6), (1, 6)]
     for x, y in too_close:  # Chebyshev distance 3
-        result = world.command(Build("pressure_plate", Pos(x, y)))
+        result = execute(world, Build("pressure_plate", Pos(x, y)))
         assert not result.accepted, (x, y)
         assert result.rules == ("K-TRAP-04", "R-K-DIST-01")
         assert "3 tiles" in result.reason and "trigger:1" in result.reason
-    assert world.command(Build("pressure_plate", Pos(8, 3))).accepted  # distance 4
+    assert execute(world, Build("pressure_plate", Pos(8, 3))).accepted  # distance 4
     # A trigger still being built counts: (8, 6) is 3 from the site at (8, 3).
-    assert not world.command(Build("lever", Pos(8, 6))).accepted
-    assert world.command(Build("web", Pos(5, 3))).accepted  # mechanisms may stand close
+    assert not execute(world, Build("lever", Pos(8, 6))).accepted
+    assert execute(world, Build("web", Pos(5, 3))).accepted  # mechanisms may stand close
     refused = of(log, "command")
     assert [e["accepted"] for e in refused] == [False] * 5 + [True, False, True]
 
@@ -143,10 +143,10 @@ def test_moving_a_trigger_keeps_the_spacing() -> None:
     world, _ = make_world(HALL)
     put(world, "tripwire", 1, 1)
     plate = put(world, "pressure_plate", 6, 1)
-    refused = world.command(Move(plate.id, Pos(4, 2)))
+    refused = execute(world, Move(plate.id, Pos(4, 2)))
     assert not refused.accepted and refused.rules[0] == "K-TRAP-04"
     assert plate.pos == Pos(6, 1)
-    assert world.command(Move(plate.id, Pos(5, 5))).accepted
+    assert execute(world, Move(plate.id, Pos(5, 5))).accepted
     assert plate.pos == Pos(5, 5)
 
 
@@ -157,6 +157,6 @@ def test_the_distance_metric_switch() -> None:
     for world in (chebyshev, manhattan):
         put(world, "tripwire", 1, 1)
     diagonal = Build("sensor", Pos(3, 3))  # Chebyshev 2, Manhattan 4
-    assert not chebyshev.command(diagonal).accepted
-    assert manhattan.command(diagonal).accepted
+    assert not execute(chebyshev, diagonal).accepted
+    assert execute(manhattan, diagonal).accepted
     assert re.search(r"manhattan", manhattan.header().options["distance_metric"])

@@ -9,6 +9,8 @@ import pytest
 from keep_kit import HALL, make_world, minion, put, wire
 
 from undercroft.core.events import EventLog, KeepTime, read_log
+from undercroft.core.grid import Pos
+from undercroft.keep import World
 from undercroft.keep.clock import (
     ClockError,
     EventQueue,
@@ -17,9 +19,9 @@ from undercroft.keep.clock import (
     format_when,
     parse_when,
 )
-from undercroft.keep.save import SaveError
+from undercroft.keep.commands import Build, execute
+from undercroft.keep.save import SaveError, load_world, save_world
 from undercroft.keep.scenario import build_world
-from undercroft.keep.world import World
 
 
 def run_log(name: str, seed: int, days: int) -> str:
@@ -101,6 +103,29 @@ def tail(log: EventLog, after: int) -> list[str]:
     ]
 
 
+def test_the_world_api_spelling_is_the_rules_own() -> None:
+    """ARCHITECTURE.md's Python API (``World.from_scenario``, ``world.command``) is the
+    scenario builder and the command executor the rule modules register: same log."""
+
+    def played(world: World, by_api: bool) -> tuple[str, list[bool]]:
+        log = world.open_log()
+        assert isinstance(log, EventLog)
+        world.run_days(1)
+        accepted = []
+        for x in (12, 13):  # (13, 18) holds a trigger already: the rules refuse it
+            cmd = Build("web", Pos(x, 18))
+            accepted.append((world.command(cmd) if by_api else execute(world, cmd)).accepted)
+        world.run_days(1)
+        world.close_log()
+        return log.text(), accepted
+
+    options = {"invasions": False}
+    by_api = played(World.from_scenario("trapworks", seed=3, options=options), True)
+    by_rules = played(build_world("trapworks", seed=3, options=options), False)
+    assert by_api == by_rules
+    assert by_api[1] == [True, False]
+
+
 def test_save_and_load_mid_run_continues_identically(tmp_path: Path) -> None:
     straight = build_world("trapworks", seed=21)
     whole = straight.open_log()
@@ -112,9 +137,9 @@ def test_save_and_load_mid_run_continues_identically(tmp_path: Path) -> None:
     first.open_log()
     first.run_days(5)
     save = tmp_path / "keep.save.json"
-    first.save(save)
+    save_world(first, save)
     assert not list(tmp_path.glob(".*.tmp"))
-    resumed = World.load(save)
+    resumed = load_world(save)
     rest = resumed.open_log()
     assert isinstance(rest, EventLog)
     resumed.run_days(7)
@@ -129,10 +154,10 @@ def test_a_broken_save_is_reported(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     with pytest.raises(SaveError, match=r"bad\.json:1"):
-        World.load(bad)
+        load_world(bad)
     bad.write_text('{"format": "something else"}', encoding="utf-8")
     with pytest.raises(SaveError, match="not a keep save of format version 1"):
-        World.load(bad)
+        load_world(bad)
 
 
 def test_the_log_is_the_same_in_other_processes(tmp_path: Path) -> None:

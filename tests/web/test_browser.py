@@ -16,7 +16,7 @@ from web_kit import Secrets, assert_hidden, secrets_of
 
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
-from undercroft.keep import World
+from undercroft.keep.scenario import build_world
 from undercroft.web.crawl_games import CrawlGame
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "images" / "crawl-game.png"
@@ -322,7 +322,7 @@ def test_the_replay_scrubber_moves_through_a_keep_log(
 ) -> None:
     base, _ = server
     log = tmp_path / "keep.jsonl"
-    world = World.from_scenario("mid", seed=1)
+    world = build_world("mid", seed=1)
     world.open_log(log)
     world.run_days(3)
     world.close_log()

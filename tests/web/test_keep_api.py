@@ -9,9 +9,10 @@ import pytest
 from fastapi.testclient import TestClient
 from web_kit import bearer, make_client
 
-from undercroft.keep import World, learning
+from undercroft.keep import learning
 from undercroft.keep.invaders import Adventurer
 from undercroft.keep.save import to_json
+from undercroft.keep.scenario import build_world
 from undercroft.keep.script import command_from, parse_command
 from undercroft.web.keep_view import KeepWatch
 
@@ -41,7 +42,7 @@ def test_a_watched_world_is_the_world_run_keep_runs() -> None:
     for _ in range(3):
         view = client.post(f"{url}/advance", headers=bearer(token), json={"minutes": 1440}).json()
     assert view["clock"]["minute"] == 3 * 1440
-    world = World.from_scenario("trapworks", seed=4)
+    world = build_world("trapworks", seed=4)
     world.run(3 * 1440)
     fired = sum(t["fired"] for t in view["traps"].values())
     assert fired == world.summary()["traps_fired"] and fired > 0
@@ -66,7 +67,7 @@ def test_next_event_jumps_to_an_invasion_then_a_trap_then_a_death() -> None:
         last = [line for line in view["log"] if line["entry"]["type"] == event][-1]
         assert last["entry"]["time"]["minute"] == view["clock"]["minute"]  # stopped there
     # Same world, same seed, run straight to that minute: the same beings, same wounds.
-    world = World.from_scenario("mid", seed=1)
+    world = build_world("mid", seed=1)
     world.run(view["clock"]["minute"])
     watched = watch_of(client, url).world
     assert to_json(watched)["beings"] == to_json(world)["beings"]

@@ -10,6 +10,7 @@ import pytest
 from web_kit import make_client
 
 from undercroft.keep import World
+from undercroft.keep.scenario import build_world
 from undercroft.web.keep_map import being_view, shown_beings
 
 SCENARIO, SEED, DAYS = "mid", 1, 6
@@ -18,7 +19,7 @@ SCENARIO, SEED, DAYS = "mid", 1, 6
 @pytest.fixture(scope="module")
 def keep_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[World, str]:
     path = tmp_path_factory.mktemp("keep") / "run.jsonl"
-    world = World.from_scenario(SCENARIO, seed=SEED)
+    world = build_world(SCENARIO, seed=SEED)
     world.open_log(path)
     world.run_days(DAYS)
     world.close_log()

@@ -7,6 +7,23 @@
 20
 """
 
+# Importing the rule modules registers what carries out each queue item, who takes open
+# work, how walks end, and what is behind World.from_scenario and World.command (the
+# world, the state, imports none of them).
+from undercroft.keep import (  # noqa: F401
+    adventuring,
+    commands,
+    fallen,
+    fighters,
+    invasions,
+    jobs,
+    movement,
+    scenario,
+    script,
+    trap_effects,
+    traps,
+    visitors,
+)
 from undercroft.keep.world import World
 
 __all__ = ["World"]

@@ -39,6 +39,7 @@ from undercroft.keep import (
     stepping,
     traps,
 )
+from undercroft.keep.clock import handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Group
 from undercroft.keep.structures import Trigger
@@ -51,6 +52,7 @@ STUCK_WAIT = 6 * stepping.LOOK_AGAIN
 """A member with no way anywhere looks again after half an hour."""
 
 
+@handles("adventurer")
 def on_step(world: World, args: tuple[Any, ...]) -> None:
     """An adventurer's queued step (stale ones are ignored)."""
     adv = world.beings.get(str(args[0]))
@@ -65,6 +67,7 @@ def on_step(world: World, args: tuple[Any, ...]) -> None:
         _walk(world, adv, group)
 
 
+@handles("adventurer_work")
 def on_work(world: World, args: tuple[Any, ...]) -> None:
     """A piece of an adventurer's work is finished."""
     adv = world.beings.get(str(args[0]))

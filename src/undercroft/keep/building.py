@@ -31,9 +31,9 @@ from undercroft.keep.structures import (
     TrapPart,
     Trigger,
 )
+from undercroft.keep.tasks import Task, TaskKind, add_task, cancel_for
 
 if TYPE_CHECKING:
-    from undercroft.keep.jobs import Task
     from undercroft.keep.world import World
 
 
@@ -155,13 +155,11 @@ def order(world: World, kind: str, pos: Pos, *, name: str | None = None, delay: 
 
 def need_haul(world: World, site: Site) -> None:
     """Post a load to carry if metal is still missing, or the build once it is all there."""
-    from undercroft.keep import jobs
-
     missing = site.metal_needed - site.metal_delivered - site.metal_on_the_way
     if missing > 0:
-        jobs.add_task(world, jobs.TaskKind.HAUL, site.id)
+        add_task(world, TaskKind.HAUL, site.id)
     elif site.metal_delivered >= site.metal_needed:
-        jobs.add_task(world, jobs.TaskKind.BUILD, site.id)
+        add_task(world, TaskKind.BUILD, site.id)
 
 
 def take_haul(world: World, task: Task, minion: Minion) -> bool:
@@ -333,14 +331,12 @@ def move(world: World, structure: Structure, to: Pos) -> Pos:
 
 def remove(world: World, structure: Structure) -> list[str]:
     """Take a structure or site away; its connections go with it. Returns removed wires."""
-    from undercroft.keep import jobs
-
     if isinstance(structure, Door):
         raise PlacementError(f"{structure.id} is part of the map and cannot be removed")
     wires: list[str] = []
     if structure.role is not None:
         wires = world.wiring.detach(structure.id)
-    jobs.cancel_for(world, structure.id)
+    cancel_for(world, structure.id)
     if isinstance(structure, Site):
         _refund(world, structure)
     if isinstance(structure, Lock):

@@ -26,10 +26,14 @@ from undercroft.clikit import (
     warn,
     writing,
 )
+from undercroft.core.content import ContentError
 from undercroft.core.events import StreamingLog
-from undercroft.keep import director, learning
+from undercroft.core.settings import SettingError
+from undercroft.keep import director, learning, settings
 from undercroft.keep.clock import MAX_DAYS
 from undercroft.keep.invaders import Adventurer
+from undercroft.keep.save import SaveError, load_world, save_world
+from undercroft.keep.scenario import build_world
 from undercroft.render.keep_account import InvasionAccount, TeeLog
 
 if TYPE_CHECKING:
@@ -129,7 +133,7 @@ def run_keep(
         if log is not None:
             written.append(f"the log {log}")
         if save is not None:
-            writing("--save", save, lambda: world.save(save))
+            writing("--save", save, lambda: save_world(world, save))
     except KeyboardInterrupt:
         if isinstance(sink, StreamingLog):
             sink.discard()
@@ -193,16 +197,9 @@ def open_world(
 ) -> World:
     """The scenario's world, or the saved one; mistakes exit 2 naming file and line (or
     the ``--set``)."""
-    from undercroft.core.content import ContentError
-    from undercroft.core.settings import SettingError
-    from undercroft.keep import settings
-    from undercroft.keep.save import SaveError
-    from undercroft.keep.scenario import build_world
-    from undercroft.keep.world import World
-
     try:
         if resume is not None:
-            return World.load(resume)
+            return load_world(resume)
         chosen = [settings.parse(text) for text in sets or []]
         return build_world(scenario, seed=seed, options=options, settings=chosen)
     except SettingError as exc:

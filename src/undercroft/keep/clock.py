@@ -22,11 +22,14 @@ from __future__ import annotations
 import enum
 import heapq
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import MINUTES_PER_DAY
+
+if TYPE_CHECKING:
+    from undercroft.keep.world import World
 
 MINUTES_PER_HOUR = 60
 TICKS_PER_MINUTE = 600
@@ -179,3 +182,33 @@ class EventQueue:
             items.append((item.minute, item.tick, item.priority, item.seq, item.action, item.args))
         heapq.heapify(items)
         return cls(items, int(data["next_seq"]))
+
+
+# -- what carries queue items out ---------------------------------------------------------
+
+Handler = Callable[["World", tuple[Any, ...]], None]
+"""The rule that carries out a queue item of one action, given the item's arguments."""
+
+_HANDLERS: dict[str, Handler] = {}
+
+
+def handles(action: str) -> Callable[[Handler], Handler]:
+    """Register the rule that carries out queue items of ``action`` (the rule modules do,
+    on import, as the crawl rules register their tasks), so the world that runs the queue
+    imports no rule module."""
+
+    def register(fn: Handler) -> Handler:
+        _HANDLERS[action] = fn
+        return fn
+
+    return register
+
+
+def handler_for(action: str) -> Handler:
+    """The rule registered for ``action`` (KeyError for an action nobody carries out)."""
+    return _HANDLERS[action]
+
+
+def can_handle(action: str) -> bool:
+    """Whether a queued ``action`` has a rule to carry it out (loading checks saves)."""
+    return action in _HANDLERS

@@ -1,27 +1,31 @@
 """Keeper commands: a typed API for scripts, tests and (later) the web viewer.
 
-Each command is a frozen dataclass. :meth:`World.command` carries it out at once and logs
+Each command is a frozen dataclass. :func:`execute` carries it out at once and logs
 a ``command`` event (its name, its arguments, ``accepted``; when refused the ``reason``
 and the rule IDs that refuse it in ``rules``), followed by the events of its effects. A
 refused command changes nothing.
 
 >>> Build("pressure_plate", Pos(3, 4)).args()
 {'kind': 'pressure_plate', 'at': [3, 4]}
+
+Commands are rules over the world: this module imports the rule modules it orders about
+and the world, and nothing the world or those rules import brings it back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
-from undercroft.keep import fighters, invasions
+from undercroft.keep import building, doors, fighters, invasions, jobs, locks, traps
 from undercroft.keep.actors import Job, Side, Stance
-
-if TYPE_CHECKING:
-    from undercroft.keep.world import World
+from undercroft.keep.building import PlacementError
+from undercroft.keep.structures import Lock, Site, Timer, Trigger
+from undercroft.keep.wiring import WiringError
+from undercroft.keep.world import World, WorldError, provides_commands
 
 
 class CommandError(ValueError):
@@ -303,12 +307,21 @@ COMMANDS: dict[str, type[Command]] = {
 # -- carrying them out ---------------------------------------------------------------------
 
 
+@provides_commands
 def execute(world: World, cmd: Command) -> CommandResult:
-    """Carry out a command (the world wraps this with logging)."""
-    from undercroft.keep.building import PlacementError
-    from undercroft.keep.wiring import WiringError
-    from undercroft.keep.world import WorldError
+    """Carry out a keeper command now; the log gets the command, then its effects."""
+    with world.held_events() as effects:
+        result = _carry_out(world, cmd)
+    world.emit(result.event(cmd))
+    for event in effects:
+        world.emit(event)
+    world.request_dispatch()
+    world.dispatch()
+    return result
 
+
+def _carry_out(world: World, cmd: Command) -> CommandResult:
+    """Carry out a command, or refuse it (changing nothing) with the reason and rules."""
     handler = _HANDLERS[type(cmd)]
     try:
         return handler(world, cmd)
@@ -323,8 +336,6 @@ def execute(world: World, cmd: Command) -> CommandResult:
 
 
 def _build(world: World, cmd: Any) -> CommandResult:
-    from undercroft.keep import building
-
     assert isinstance(cmd, Build)
     delay = cmd.delay if cmd.delay is not None else world.ruleset.structures["timer"].delay
     if delay < 0:
@@ -334,8 +345,6 @@ def _build(world: World, cmd: Any) -> CommandResult:
 
 
 def _move(world: World, cmd: Any) -> CommandResult:
-    from undercroft.keep import building
-
     assert isinstance(cmd, Move)
     structure = world.structure(cmd.structure)
     old = building.move(world, structure, cmd.to)
@@ -343,12 +352,8 @@ def _move(world: World, cmd: Any) -> CommandResult:
 
 
 def _remove(world: World, cmd: Any) -> CommandResult:
-    from undercroft.keep import building
-
     assert isinstance(cmd, Remove)
     if cmd.target in world.wiring.wires:
-        from undercroft.keep import doors
-
         world.wiring.remove(cmd.target)
         world.wiring_changed()
         doors.release_disconnected(world, cmd.target)
@@ -387,8 +392,6 @@ def _connect(world: World, cmd: Any) -> CommandResult:
 
 
 def _set_timer(world: World, cmd: Any) -> CommandResult:
-    from undercroft.keep.structures import Site, Timer
-
     assert isinstance(cmd, SetTimer)
     timer = world.structure(cmd.timer)
     if cmd.minutes < 0:
@@ -400,8 +403,6 @@ def _set_timer(world: World, cmd: Any) -> CommandResult:
 
 
 def _lock(world: World, door_id: str) -> tuple[Any, Any]:
-    from undercroft.keep.structures import Lock
-
     door = world.door(door_id) if door_id.startswith("door:") else None
     if door is None:
         named = world.structure(door_id)
@@ -415,8 +416,6 @@ def _lock(world: World, door_id: str) -> tuple[Any, Any]:
 
 
 def _arm_lock(world: World, cmd: Any) -> CommandResult:
-    from undercroft.keep import doors, locks
-
     door, lock = _lock(world, cmd.door)
     if lock.armed == isinstance(cmd, ArmLock):
         state = "armed" if lock.armed else "disarmed"
@@ -427,8 +426,6 @@ def _arm_lock(world: World, cmd: Any) -> CommandResult:
 
 
 def _hold(world: World, cmd: Any) -> CommandResult:
-    from undercroft.keep import doors
-
     assert isinstance(cmd, HoldDoorOpen)
     door = world.door(cmd.door)
     if door.held_open == cmd.hold:
@@ -439,9 +436,6 @@ def _hold(world: World, cmd: Any) -> CommandResult:
 
 
 def _pull(world: World, cmd: Any) -> CommandResult:
-    from undercroft.keep import traps
-    from undercroft.keep.structures import Trigger
-
     assert isinstance(cmd, PullLever)
     lever = world.structure(cmd.lever)
     if not (isinstance(lever, Trigger) and lever.lever):
@@ -452,8 +446,6 @@ def _pull(world: World, cmd: Any) -> CommandResult:
 
 
 def _set_job(world: World, cmd: Any) -> CommandResult:
-    from undercroft.keep import jobs
-
     assert isinstance(cmd, SetJob)
     minion = world.minion(cmd.minion)
     jobs.set_job(world, minion, cmd.job)

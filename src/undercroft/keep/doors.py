@@ -18,6 +18,7 @@ from undercroft.core.grid import DoorState
 from undercroft.keep import locks
 from undercroft.keep.actors import Being
 from undercroft.keep.structures import Door, Trigger
+from undercroft.keep.tasks import TaskKind, add_task
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -143,15 +144,13 @@ def step_out(world: World, door: Door, by: str) -> None:
 
 def breach(world: World, door: Door, by: str) -> None:
     """K-FORCE-05: a breach leaves the door open and its lock disarmed; Chores restores it."""
-    from undercroft.keep import jobs
-
     door.breached = True
     settle(world, door, by, ("K-FORCE-05",))
     lock = world.lock_of(door)
     if lock is not None and lock.armed:
         locks.set_armed(world, lock, False, by, ("K-FORCE-05",))
     sync(world, door)
-    jobs.add_task(world, jobs.TaskKind.RESTORE_DOOR, door.id)
+    add_task(world, TaskKind.RESTORE_DOOR, door.id)
 
 
 def restore(world: World, door: Door, minion_id: str) -> None:

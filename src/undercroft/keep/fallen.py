@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 from undercroft.core.dice import roll_event
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
-from undercroft.keep import fighters, forcing, goals, jobs, movement, perception, stepping
+from undercroft.keep import fighters, forcing, goals, movement, perception, stepping, tasks
 from undercroft.keep.actors import Being, Condition, Master, Minion
-from undercroft.keep.clock import Priority
+from undercroft.keep.clock import Priority, handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Feature
 
@@ -54,7 +54,7 @@ def halt(world: World, being: Being) -> None:
     """Whatever it was doing stops: its walk, its task, its fight, its step, its work."""
     movement.stop(world, being)
     if isinstance(being, Minion) and being.task is not None:
-        jobs.release(world, being)
+        tasks.release(world, being)
     if being.fighting:
         fighters.leave_fight(world, being)
     being.held_until = being.terror_until = -1
@@ -104,6 +104,7 @@ def _wake_roll(world: World, being: Being, within: int, rules: tuple[str, ...]) 
         world.schedule(at, Priority.FALLEN, "fallen", being.id, "wake")
 
 
+@handles("fallen")
 def on_due(world: World, args: tuple[Any, ...]) -> None:
     """A fallen being's time: it wakes (K-WAKE-02) or bleeds to death (R-K-WAKE-01)."""
     being = world.beings.get(str(args[0]))
@@ -246,9 +247,9 @@ def needs_healing(world: World, body: Being) -> bool:
 
 def post_work(world: World, body: Being) -> None:
     if needs_healing(world, body):
-        jobs.add_task(world, jobs.TaskKind.HEAL, body.id)
+        tasks.add_task(world, tasks.TaskKind.HEAL, body.id)
     if needs_carrying(world, body):
-        jobs.add_task(world, jobs.TaskKind.CARRY, body.id)
+        tasks.add_task(world, tasks.TaskKind.CARRY, body.id)
 
 
 def features(world: World, kind: str) -> list[Feature]:

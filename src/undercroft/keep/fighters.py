@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage
-from undercroft.keep import combat, doors, jobs, locks, movement, perception, stepping, traps
+from undercroft.keep import combat, doors, locks, movement, perception, stepping, tasks, traps
 from undercroft.keep.actors import Being, Condition, Creature, Job, Master, Minion, Side, Stance
-from undercroft.keep.clock import TICKS_PER_MINUTE, Priority
+from undercroft.keep.clock import TICKS_PER_MINUTE, Priority, handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.stances import Act, Decision, Foe, Reach, Situation, decide
 
@@ -123,7 +123,7 @@ def engage(world: World, being: Being) -> None:
     """It stops what it was doing and fights, tile by tile (K-CROWD-01: a tile of its own)."""
     movement.stop(world, being)
     if isinstance(being, Minion) and being.task is not None:
-        jobs.release(world, being)
+        tasks.release(world, being)
     being.fighting = True
     being.resume_to = None
     stepping.occupy(world, being, stepping.free_tile_near(world, being, being.pos))
@@ -157,6 +157,7 @@ def _queue(world: World, being: Being, after: int) -> None:
     world.schedule_tick(world.tick + after, Priority.FIGHT, "fighter", being.id, being.fight_gen)
 
 
+@handles("fighter")
 def on_turn(world: World, args: tuple[Any, ...]) -> None:
     """A fighter's queued turn (stale ones are ignored)."""
     being = world.beings.get(str(args[0]))

@@ -31,7 +31,7 @@ from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.keep import director, goals, stepping
-from undercroft.keep.clock import MINUTES_PER_HOUR, TICKS_PER_MINUTE, Priority, day_of
+from undercroft.keep.clock import MINUTES_PER_HOUR, TICKS_PER_MINUTE, Priority, day_of, handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Group
 from undercroft.keep.parties import MemberDraw, PartyDraw, as_warriors, draw_party, weighted
@@ -48,6 +48,7 @@ SURFACE_EDGE = "the Surface map edge"
 # -- the director's queue items ------------------------------------------------------------
 
 
+@handles("director")
 def on_director(world: World, args: tuple[Any, ...]) -> None:
     """The director's queued items: the start, the first invasion, the hourly draws."""
     d = world.invasion.director
@@ -63,10 +64,12 @@ def on_director(world: World, args: tuple[Any, ...]) -> None:
         come(world, "normal")
 
 
+@handles("invasion_end")
 def on_invasion_end(world: World, args: tuple[Any, ...]) -> None:
     end(world, world.invasion.groups[int(args[0])])
 
 
+@handles("rite_end")
 def on_rite_end(world: World, args: tuple[Any, ...]) -> None:
     """The Rite of Storms is over (K-TIME-05): waiting hosts may come."""
     if world.invasion.director.rite_until == int(args[0]):

@@ -1,8 +1,10 @@
 """Minion jobs: the work waiting to be done, who takes it, and doing it.
 
-Work is a list of :class:`Task` s: rearm a part (K-REARM-02, K-DECAY-02), build at a site
-(K-BUILD-01), carry metal to a site (K-BUILD-01), restore a breached door (K-FORCE-05),
-carry a fallen being where it belongs (K-WAKE-01, K-AFTER-02, ruling R-K-WAKE-02).
+Work is a list of :class:`~undercroft.keep.tasks.Task` s, posted by the rules that make it
+(:mod:`undercroft.keep.tasks`, the state-level half): rearm a part (K-REARM-02,
+K-DECAY-02), build at a site (K-BUILD-01), carry metal to a site (K-BUILD-01), restore a
+breached door (K-FORCE-05), carry a fallen being where it belongs (K-WAKE-01, K-AFTER-02,
+ruling R-K-WAKE-02).
 A job decides which tasks a minion takes (:data:`TIERS`): Traps-job minions rearm and
 build, and carry metal and the fallen only when no trap work is open; Chores-job minions
 carry metal, restore doors and carry the fallen (ruling R-K-BUILD-01). Whenever work
@@ -16,39 +18,19 @@ counted per job and per day by :mod:`undercroft.keep.stats`.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.keep import building, doors, fallen, movement, traps
 from undercroft.keep.actors import Condition, Job, Minion
-from undercroft.keep.clock import Priority
+from undercroft.keep.clock import Priority, handles
 from undercroft.keep.structures import Door, Site, TrapPart, Trigger
+from undercroft.keep.tasks import Task, TaskKind, dispatches, releases
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
-
-
-class TaskKind(enum.Enum):
-    """A kind of work."""
-
-    REARM = "rearm"
-    """Rearm a trap part that went off or ran out (K-REARM-02, K-DECAY-02)."""
-    BUILD = "build"
-    """Build a structure at a site whose metal has all arrived (K-BUILD-01)."""
-    HAUL = "haul"
-    """Carry a load of metal from the stockpile to a site (K-BUILD-01)."""
-    RESTORE_DOOR = "restore_door"
-    """Close a breached door and re-arm its lock (K-FORCE-05)."""
-    CARRY = "carry"
-    """Carry a fallen being to its bed, a cell, a pyre or a butcher table, or kill an
-    unconscious adventurer where it lies (K-WAKE-01, K-AFTER-02, ruling R-K-WAKE-02)."""
-    HEAL = "heal"
-    """Heal a fallen being of your side, or a bleeding prisoner (K-WAKE-01): a minion
-    with the ``heal`` ability's work, before any other (ruling R-K-WAKE-02)."""
 
 
 TIERS: Mapping[Job, Mapping[TaskKind, int]] = {
@@ -58,79 +40,6 @@ TIERS: Mapping[Job, Mapping[TaskKind, int]] = {
 }
 """Which tasks each job takes, lower tiers first (K-BUILD-01, K-REARM-02, K-FORCE-05,
 R-K-WAKE-02: guards, out of a fight, carry the living fallen, never the dead)."""
-
-
-@dataclass(eq=False)
-class Task:
-    """One piece of work, open or taken by a minion."""
-
-    id: str
-    kind: TaskKind
-    target: str
-    created: int
-    minion: str | None = None
-    phase: str = "go"
-    load: int = 0
-    token: int = 0
-    to: list[Any] | None = None
-    """A carry's destination once the body is lifted: ``[where, x, y]``."""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "id": self.id,
-            "kind": self.kind.value,
-            "target": self.target,
-            "created": self.created,
-            "minion": self.minion,
-            "phase": self.phase,
-            "load": self.load,
-            "token": self.token,
-        }
-        if self.to is not None:
-            out["to"] = list(self.to)
-        return out
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Task:
-        return cls(
-            str(data["id"]),
-            TaskKind(data["kind"]),
-            str(data["target"]),
-            int(data["created"]),
-            data["minion"],
-            str(data["phase"]),
-            int(data["load"]),
-            int(data["token"]),
-            list(data["to"]) if data.get("to") is not None else None,
-        )
-
-
-def add_task(world: World, kind: TaskKind, target: str) -> Task | None:
-    """Post a task unless the same work is already posted.
-
-    Several minions may carry metal for one site at once (R-K-BUILD-01), so a haul already
-    taken does not stop a new one; an open haul for the site does (one is enough: whoever
-    takes it loads what the site still needs).
-    """
-    for task in world.tasks.values():
-        if task.kind is not kind or task.target != target:
-            continue
-        if kind is not TaskKind.HAUL or task.minion is None:
-            return None
-    task = Task(world.new_id("task"), kind, target, world.now)
-    world.tasks[task.id] = task
-    world.request_dispatch()
-    return task
-
-
-def cancel_for(world: World, target: str) -> None:
-    """Drop every task about a structure or site that is gone."""
-    for task in list(world.tasks.values()):
-        if task.target == target and task.minion is not None:
-            release(world, world.minion(task.minion))
-    for task in list(world.tasks.values()):  # releasing may have posted the work again
-        if task.target == target:
-            del world.tasks[task.id]
 
 
 # -- choosing work -------------------------------------------------------------------------
@@ -204,6 +113,7 @@ def _tiers(world: World, minion: Minion) -> Mapping[TaskKind, int] | None:
     return tiers
 
 
+@dispatches
 def dispatch(world: World) -> None:
     """Each idle minion (id order) takes the nearest open task its job allows (R-K-JOB-01)."""
     for task in [t for t in world.tasks.values() if _stale(world, t)]:
@@ -281,6 +191,7 @@ def _go(world: World, minion: Minion, task: Task) -> None:
 # -- doing it ------------------------------------------------------------------------------
 
 
+@movement.arrival(Minion)
 def on_arrival(world: World, minion: Minion) -> None:
     task = world.tasks.get(minion.task or "")
     if task is None:
@@ -337,6 +248,7 @@ def _work_minutes(world: World, task: Task) -> int | None:
     return world.options.restore_door_minutes
 
 
+@handles("work")
 def on_work_done(world: World, args: tuple[Any, ...]) -> None:
     minion = world.beings.get(str(args[0]))
     task = world.tasks.get(str(args[1]))
@@ -382,6 +294,7 @@ def finish(world: World, minion: Minion, task: Task) -> None:
     world.request_dispatch()
 
 
+@releases
 def release(world: World, minion: Minion) -> None:
     """The minion stops its task (new job, Blind Rage, no way there, a fight, a fall); the
     work stays open (a body it carried is laid down where it is)."""
@@ -450,6 +363,7 @@ def _carried_there(world: World, minion: Minion, task: Task) -> None:
     finish(world, minion, task)
 
 
+@movement.blocked(Minion)
 def on_blocked(world: World, minion: Minion) -> None:
     release(world, minion)
 

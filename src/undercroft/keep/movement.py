@@ -5,20 +5,64 @@ and not ticked: the world queues an item only for the tiles where something can 
 door to open, a trigger's area) and for the arrival, so a minion crossing an empty hall
 costs two queue items whatever its length. Who may open which door decides the path
 (K-LOCK-02: locked doors are walls to those who may not pass them).
+
+What a walker does when it gets there, or finds its way blocked, belongs to the rules of
+its kind: they register it here (:func:`arrival`, :func:`blocked`: the jobs rules for
+minions, the visitors' for everyone else), so walking imports none of them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage
 from undercroft.keep import doors, locks, traps
-from undercroft.keep.actors import Being, Minion, Walk
-from undercroft.keep.clock import Priority
+from undercroft.keep.actors import Being, Walk
+from undercroft.keep.clock import Priority, handles
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
+
+B = TypeVar("B", bound=Being)
+WalkEnd = Callable[["World", Any], None]
+"""What a walker does at the end of its walk (arrived, or blocked on the way)."""
+
+_ARRIVAL: dict[type[Being], WalkEnd] = {}
+_BLOCKED: dict[type[Being], WalkEnd] = {}
+
+
+def _registrar(
+    table: dict[type[Being], WalkEnd], kind: type[B]
+) -> Callable[[Callable[[World, B], None]], Callable[[World, B], None]]:
+    def register(fn: Callable[[World, B], None]) -> Callable[[World, B], None]:
+        table[kind] = fn
+        return fn
+
+    return register
+
+
+def arrival(
+    kind: type[B],
+) -> Callable[[Callable[[World, B], None]], Callable[[World, B], None]]:
+    """Register what a walker of ``kind`` (or a subclass without its own) does on arrival."""
+    return _registrar(_ARRIVAL, kind)
+
+
+def blocked(
+    kind: type[B],
+) -> Callable[[Callable[[World, B], None]], Callable[[World, B], None]]:
+    """Register what a walker of ``kind`` does when its way is blocked."""
+    return _registrar(_BLOCKED, kind)
+
+
+def _walk_end(table: dict[type[Being], WalkEnd], world: World, being: Being) -> None:
+    for kind in type(being).__mro__:
+        handler = table.get(kind)
+        if handler is not None:
+            handler(world, being)
+            return
 
 
 def passage_for(being: Being) -> DoorPassage:
@@ -113,6 +157,7 @@ def tile_blocked(world: World, pos: Pos) -> None:
             _blocked(world, being)
 
 
+@handles("step")
 def on_step(world: World, args: tuple[Any, ...]) -> None:
     """A walker enters a door's tile or a trigger's area."""
     being_id, gen, index = str(args[0]), int(args[1]), int(args[2])
@@ -132,6 +177,7 @@ def on_step(world: World, args: tuple[Any, ...]) -> None:
         traps.walker_enters(world, trigger_id, being)
 
 
+@handles("arrive")
 def on_arrive(world: World, args: tuple[Any, ...]) -> None:
     being_id, gen = str(args[0]), int(args[1])
     being = world.beings.get(being_id)
@@ -147,18 +193,8 @@ def on_arrive(world: World, args: tuple[Any, ...]) -> None:
 
 def arrived(world: World, being: Being) -> None:
     """A walker is where its walk was going: its work or its visit goes on."""
-    from undercroft.keep import jobs, visitors
-
-    if isinstance(being, Minion):
-        jobs.on_arrival(world, being)
-    else:
-        visitors.on_arrival(world, being)
+    _walk_end(_ARRIVAL, world, being)
 
 
 def _blocked(world: World, being: Being) -> None:
-    from undercroft.keep import jobs, visitors
-
-    if isinstance(being, Minion):
-        jobs.on_blocked(world, being)
-    else:
-        visitors.on_blocked(world, being)
+    _walk_end(_BLOCKED, world, being)

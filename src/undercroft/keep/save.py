@@ -21,13 +21,13 @@ from undercroft.core.dice import DiceSampler
 from undercroft.core.files import PathError, check_input, write_text_atomic
 from undercroft.core.grid import Grid, Pos
 from undercroft.keep import invasion_save
-from undercroft.keep.clock import MAX_DAYS, EventQueue
-from undercroft.keep.jobs import Task
+from undercroft.keep.clock import MAX_DAYS, EventQueue, can_handle
 from undercroft.keep.ruleset import Ruleset
 from undercroft.keep.stats import Workload
 from undercroft.keep.structures import structure_from_json
+from undercroft.keep.tasks import Task
 from undercroft.keep.wiring import Wiring
-from undercroft.keep.world import Stockpile, World, can_handle
+from undercroft.keep.world import Stockpile, World
 
 FORMAT = "undercroft-keep-save"
 FORMAT_VERSION = 1
@@ -215,8 +215,9 @@ def from_json(data: dict[str, Any]) -> World:
     return world
 
 
-def save(world: World, path: Path) -> None:
-    write_text_atomic(path, json.dumps(to_json(world), separators=(",", ":")) + "\n")
+def save_world(world: World, path: str | Path) -> None:
+    """Write the whole world as JSON, atomically (continues identically when loaded)."""
+    write_text_atomic(Path(path), json.dumps(to_json(world), separators=(",", ":")) + "\n")
 
 
 def _json(value: Any) -> str:
@@ -232,9 +233,10 @@ def _json(value: Any) -> str:
     return "an array"
 
 
-def load(path: Path) -> World:
+def load_world(path: str | Path) -> World:
     """Read a save back; anything that is not a keep save this version wrote, or that
     breaks its bounds, is a :class:`SaveError` naming the file and the key."""
+    path = Path(path)
     try:
         check_input(path)
         text = path.read_text(encoding="utf-8")

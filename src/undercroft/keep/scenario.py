@@ -49,7 +49,7 @@ from undercroft.keep.scenario_schema import (
 )
 from undercroft.keep.structures import Door, Lock
 from undercroft.keep.wiring import WiringError
-from undercroft.keep.world import Stockpile, World
+from undercroft.keep.world import Stockpile, World, provides_scenarios
 
 # -- finding scenarios ---------------------------------------------------------------------
 
@@ -479,6 +479,7 @@ def load(ref: str | Path) -> tuple[ScenarioSchema, str, str]:
     return validate(parse_toml(text, file), ScenarioSchema, text, file), text, file
 
 
+@provides_scenarios
 def build_world(
     ref: str | Path,
     *,

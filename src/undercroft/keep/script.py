@@ -20,6 +20,7 @@ from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.keep import commands, doors, invasions, jobs, movement, visitors
 from undercroft.keep.actors import Creature, Job, Stance
+from undercroft.keep.clock import handles
 from undercroft.keep.parties import MemberDraw
 from undercroft.keep.scenario_schema import CommandSchema
 
@@ -128,6 +129,12 @@ def command_from(item: Mapping[str, Any], r: Callable[[str], str]) -> commands.C
     return commands.OrderAttack(r("minion"), r("target"))
 
 
+@handles("script")
+def on_script(world: World, args: tuple[Any, ...]) -> None:
+    """A scripted item is due (queued by :meth:`World.schedule_script`)."""
+    run_script_item(world, world.script[int(args[0])])
+
+
 def run_script_item(world: World, item: Mapping[str, Any]) -> None:
     """Carry out one scripted command or happening (queued by the world)."""
 
@@ -136,7 +143,7 @@ def run_script_item(world: World, item: Mapping[str, Any]) -> None:
 
     do = item["do"]
     if do in commands.COMMANDS:
-        world.command(command_from(item, r))
+        commands.execute(world, command_from(item, r))
         return
     try:
         _happening(world, item, r)

@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
-from undercroft.keep import caution, combat, fighters, jobs, movement, wounds
+from undercroft.keep import caution, combat, fighters, movement, tasks, wounds
 from undercroft.keep.actors import Being, Creature, Minion, Side
-from undercroft.keep.clock import Priority
+from undercroft.keep.clock import Priority, handles
 from undercroft.keep.invaders import Adventurer
 from undercroft.keep.ruleset import Effect, MechanismKind
 from undercroft.keep.structures import Mechanism
@@ -85,9 +85,7 @@ def act(
                 _befall(world, mech, kind, victim)
     remains = kind.effect.value in world.ruleset.adventurers.remains_from
     if victims and remains and world.options.invasions:
-        caution.leave_remains(
-                world, mech.pos, mech.kind, world.invasion.director.next_number - 1
-            )
+        caution.leave_remains(world, mech.pos, mech.kind, world.invasion.director.next_number - 1)
 
 
 def resists(world: World, mech: Mechanism, kind: MechanismKind, victim: Being) -> bool:
@@ -263,7 +261,7 @@ def _interrupt(world: World, being: Being, until: int, what: str) -> bool:
         being.resume_to = walk.path[-1] if walk.path else walk.origin
     movement.stop(world, being)
     if what == "terror" and isinstance(being, Minion) and being.task is not None:
-        jobs.release(world, being)  # it runs from its work; the work stays open
+        tasks.release(world, being)  # it runs from its work; the work stays open
         being.resume_to = None
     world.schedule(until, Priority.FALLEN, "effect_end", being.id, what, until)
     return True
@@ -287,6 +285,7 @@ def flee_walk(world: World, being: Being, away_from: Pos, minutes: int) -> None:
         movement.walk_to(world, being, chosen)
 
 
+@handles("effect_end")
 def on_end(world: World, args: tuple[Any, ...]) -> None:
     """A hold, a terror or a summoning is over (K-TRAP-03)."""
     being = world.beings.get(str(args[0]))

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from undercroft.core.dice import chance_event
 from undercroft.core.events import Event
-from undercroft.keep import doors, jobs, learning, trap_effects
+from undercroft.keep import doors, learning, tasks, trap_effects
 from undercroft.keep.actors import Being, Minion, Side
-from undercroft.keep.clock import Priority
+from undercroft.keep.clock import Priority, handles
 from undercroft.keep.structures import Mechanism, PartState, TrapPart, Trigger
 from undercroft.keep.wiring import Circuit
 
@@ -114,6 +114,7 @@ def fire_after_delay(
         )
 
 
+@handles("signal")
 def on_signal(world: World, args: tuple[Any, ...]) -> None:
     """A timer's delay is over: the mechanism fires now (K-WIRE-03)."""
     mech, trigger_id, by, cause, rules = args
@@ -201,7 +202,7 @@ def use(world: World, part: TrapPart, state: PartState, rules: tuple[str, ...]) 
             },
         )
     )
-    jobs.add_task(world, jobs.TaskKind.REARM, part.id)
+    tasks.add_task(world, tasks.TaskKind.REARM, part.id)
 
 
 def start_clock(world: World, part: TrapPart) -> None:
@@ -213,6 +214,7 @@ def start_clock(world: World, part: TrapPart) -> None:
     world.schedule(due, Priority.DECAY, "decay", part.id, part.decay_token)
 
 
+@handles("decay")
 def on_decay(world: World, args: tuple[Any, ...]) -> None:
     """K-DECAY-02: the part's 2 days are up; it stops working until rearmed."""
     part = world.structures.get(str(args[0]))

@@ -71,6 +71,7 @@ def _next_leg(world: World, visitor: Creature | Merchant) -> None:
         leave(world, visitor)  # back at its portal (or no way back): it leaves the map
 
 
+@movement.arrival(Being)
 def on_arrival(world: World, being: Being) -> None:
     if not isinstance(being, Creature | Merchant) or being.lair is not None:
         return
@@ -79,6 +80,7 @@ def on_arrival(world: World, being: Being) -> None:
     _next_leg(world, being)
 
 
+@movement.blocked(Being)
 def on_blocked(world: World, being: Being) -> None:
     if isinstance(being, Creature | Merchant) and being.lair is None:
         _next_leg(world, being)

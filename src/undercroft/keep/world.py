@@ -5,7 +5,11 @@ structures, the wiring, the work waiting for minions, the queue of things due an
 :class:`~undercroft.core.dice.DiceSampler` every system draws from (seeded from the run
 seed, passed explicitly, never module-level). The rules themselves are in one module per
 system (``traps``, ``doors``, ``locks``, ``jobs``, ``building``, ``movement``,
-``visitors``); the world dispatches queue items to them and they act on the world.
+``visitors``, ...); they act on the world, and the world imports none of them: each
+registers the queue items it carries out (:func:`undercroft.keep.clock.handles`), the jobs
+rules register who takes open work (:mod:`undercroft.keep.tasks`), and importing
+:mod:`undercroft.keep` loads them all. Keeper commands are
+:func:`undercroft.keep.commands.execute`.
 
 Time (ruling R-K-CLOCK-01) jumps from one queued item to the next, in the total order
 (minute, priority, sequence number) of :mod:`undercroft.keep.clock`.
@@ -14,8 +18,9 @@ Time (ruling R-K-CLOCK-01) jumps from one queued item to the next, in the total 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 import tcod.path
@@ -36,18 +41,7 @@ from undercroft.core.events import (
 from undercroft.core.grid import Grid, Pos, Terrain
 from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.core.sight import Sight
-from undercroft.keep import (
-    adventuring,
-    fallen,
-    fighters,
-    invasions,
-    jobs,
-    movement,
-    script,
-    stats,
-    trap_effects,
-    traps,
-)
+from undercroft.keep import stats, tasks
 from undercroft.keep.actors import Being, Creature, Master, Merchant, Minion
 from undercroft.keep.clock import (
     TICKS_PER_MINUTE,
@@ -56,8 +50,8 @@ from undercroft.keep.clock import (
     QueueItem,
     day_of,
     day_start,
+    handler_for,
 )
-from undercroft.keep.commands import Command, CommandResult, execute
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import InvasionState
 from undercroft.keep.ruleset import KeepOptions, Ruleset
@@ -72,6 +66,9 @@ from undercroft.keep.structures import (
     Trigger,
 )
 from undercroft.keep.wiring import Circuit, DragPlan, Role, Wiring
+
+if TYPE_CHECKING:
+    from undercroft.keep.commands import Command, CommandResult
 
 
 class WorldError(ValueError):
@@ -94,7 +91,6 @@ class Stockpile:
         return {"pos": [self.pos.x, self.pos.y], "metal": self.metal, "reserved": self.reserved}
 
 
-Handler = Callable[["World", tuple[Any, ...]], None]
 S = TypeVar("S", bound=Structure)
 
 STREAMS = ("director", "parties", "adventurers", "combat")
@@ -109,7 +105,8 @@ def make_streams(seed: int) -> dict[str, DiceSampler]:
 
 
 class World:
-    """A keep game in progress. Build one with :meth:`from_scenario` (or :meth:`load`)."""
+    """A keep game in progress. Build one with :func:`undercroft.keep.scenario.build_world`
+    (or :func:`undercroft.keep.save.load_world`)."""
 
     def __init__(
         self,
@@ -152,7 +149,7 @@ class World:
         self.beings: dict[str, Being] = {}
         self.structures: dict[str, Structure] = {}
         self.wiring = Wiring()
-        self.tasks: dict[str, jobs.Task] = {}
+        self.tasks: dict[str, tasks.Task] = {}
         self.counters: dict[str, int] = {}
         self.script: list[dict[str, Any]] = []
         self.scenario_days = 30
@@ -468,21 +465,17 @@ class World:
     def summary(self) -> dict[str, Any]:
         return stats.summary(self)
 
-    # -- commands -------------------------------------------------------------------
-
-    def command(self, cmd: Command) -> CommandResult:
-        """Carry out a keeper command now; the log gets the command, then its effects."""
+    @contextmanager
+    def held_events(self) -> Iterator[list[Event]]:
+        """Hold back the events emitted inside the block (they fill the list it gives), so a
+        keeper command is logged before its effects (:func:`undercroft.keep.commands.execute`)."""
         self._buffer = []
         try:
-            result = execute(self, cmd)
+            yield self._buffer
         finally:
-            effects, self._buffer = self._buffer, None
-        self.emit(result.event(cmd))
-        for event in effects:
-            self.emit(event)
-        self.request_dispatch()
-        self._dispatch()
-        return result
+            self._buffer = None
+
+    # -- scripts ----------------------------------------------------------------------
 
     def schedule_script(self, minute: int, item: Mapping[str, Any]) -> None:
         """Queue a scripted command or happening (data, so saves keep it)."""
@@ -515,10 +508,11 @@ class World:
     def request_dispatch(self) -> None:
         self._dispatch_due = True
 
-    def _dispatch(self) -> None:
+    def dispatch(self) -> None:
+        """If work appeared or a minion came free, idle minions take open work now (R-K-JOB-01)."""
         if self._dispatch_due:
             self._dispatch_due = False
-            jobs.dispatch(self)
+            tasks.dispatch(self)
 
     def step(self) -> QueueItem | None:
         """Carry out the next queued item (advancing the clock to it)."""
@@ -527,15 +521,15 @@ class World:
         item = self.queue.pop()
         self.now = item.minute
         self.tick = item.at_tick
-        _HANDLERS[item.action](self, item.args)
-        self._dispatch()
+        handler_for(item.action)(self, item.args)
+        self.dispatch()
         return item
 
     def run(self, until: int) -> None:
         """Carry out everything due up to and including minute ``until``, then stand there."""
         if until < self.now:
             raise WorldError(f"cannot run back to minute {until} from {self.now}")
-        self._dispatch()
+        self.dispatch()
         items = self.queue.items
         while items and items[0][0] <= until:
             self.step()
@@ -547,19 +541,7 @@ class World:
         the day still to run (day 1 at the start; the next day at the end of a day)."""
         self.run(day_start(day_of(self.now + 1) + days) - 1)
 
-    # -- saving ---------------------------------------------------------------------
-
-    def save(self, path: str | Path) -> None:
-        """Write the whole world as JSON, atomically (continues identically when loaded)."""
-        from undercroft.keep.save import save
-
-        save(self, Path(path))
-
-    @classmethod
-    def load(cls, path: str | Path) -> World:
-        from undercroft.keep.save import load
-
-        return load(Path(path))
+    # -- the Python API's spelling (ARCHITECTURE.md, Interfaces) ------------------------
 
     @classmethod
     def from_scenario(
@@ -569,37 +551,52 @@ class World:
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
     ) -> World:
-        """A world set up from a scenario name (shipped) or a TOML file path."""
-        from undercroft.keep import scenario as scenario_module
+        """A world set up from a scenario name (shipped) or a TOML file path: the same as
+        :func:`undercroft.keep.scenario.build_world`, which registers itself here."""
+        return _API.build(scenario, seed=seed, options=options or {})
 
-        return scenario_module.build_world(scenario, seed=seed, options=options or {})
-
-
-def _script(world: World, args: tuple[Any, ...]) -> None:
-    script.run_script_item(world, world.script[int(args[0])])
-
-
-_HANDLERS: dict[str, Handler] = {
-    "script": _script,
-    "signal": traps.on_signal,
-    "decay": traps.on_decay,
-    "step": movement.on_step,
-    "arrive": movement.on_arrive,
-    "work": jobs.on_work_done,
-    "director": invasions.on_director,
-    "invasion_end": invasions.on_invasion_end,
-    "rite_end": invasions.on_rite_end,
-    "adventurer": adventuring.on_step,
-    "adventurer_work": adventuring.on_work,
-    "fighter": fighters.on_turn,
-    "fallen": fallen.on_due,
-    "effect_end": trap_effects.on_end,
-}
+    def command(self, cmd: Command) -> CommandResult:
+        """Carry out a keeper command now: the same as
+        :func:`undercroft.keep.commands.execute`, which registers itself here."""
+        return _API.execute(self, cmd)
 
 
-def can_handle(action: str) -> bool:
-    """Whether the world knows how to carry out a queued ``action`` (loading checks saves)."""
-    return action in _HANDLERS
+class _Builder(Protocol):
+    def __call__(
+        self, ref: str | Path, *, seed: int = 0, options: Mapping[str, Any] | None = None
+    ) -> World: ...
+
+
+def _unloaded(*_: Any, **__: Any) -> Any:
+    raise RuntimeError("import undercroft.keep: its rule modules provide this")
+
+
+class _Provided:
+    """The rule-level functions behind :meth:`World.from_scenario` and
+    :meth:`World.command`, registered by the modules that define them, so the state keeps
+    the contract's spelling without importing a rule module."""
+
+    def __init__(self) -> None:
+        self.build: _Builder = _unloaded
+        self.execute: Callable[[World, Command], CommandResult] = _unloaded
+
+
+_API = _Provided()
+
+B = TypeVar("B", bound=_Builder)
+E = TypeVar("E", bound=Callable[["World", "Command"], "CommandResult"])
+
+
+def provides_scenarios(fn: B) -> B:
+    """Register the scenario builder behind :meth:`World.from_scenario`."""
+    _API.build = fn
+    return fn
+
+
+def provides_commands(fn: E) -> E:
+    """Register the command executor behind :meth:`World.command`."""
+    _API.execute = fn
+    return fn
 
 
 __all__ = ["Creature", "Master", "Merchant", "Minion", "Stockpile", "World", "WorldError"]

@@ -23,7 +23,7 @@ from typing import Any
 
 from undercroft.core.events import EventLog, LogEntry
 from undercroft.keep.ruleset import Ruleset
-from undercroft.keep.scenario import shipped
+from undercroft.keep.scenario import build_world, shipped
 from undercroft.keep.world import World
 from undercroft.web.keep_map import clock
 from undercroft.web.keep_view import QUIET, line
@@ -89,7 +89,7 @@ class Picture:
         header = log.header
         self.world: World | None = None
         if header.scenario in shipped():
-            self.world = World.from_scenario(header.scenario, seed=header.seed)
+            self.world = build_world(header.scenario, seed=header.seed)
         self.structures: dict[str, dict[str, Any]] = {}
         self.wires: dict[str, dict[str, Any]] = {}
         self.beings: dict[str, dict[str, Any]] = {}

@@ -4,8 +4,8 @@
 page asks the server to advance the world (so many minutes, or to the next event of a
 kind: any, a trap firing, an invasion arriving, a death, a wound) and to carry out keeper
 commands, which go through :func:`undercroft.keep.script.parse_command` and
-``World.command``, exactly as a scenario's script does. The world's own seeded RNG decides
-everything, so a watched world is the world ``run keep`` runs.
+:func:`undercroft.keep.commands.execute`, exactly as a scenario's script does. The world's
+own seeded RNG decides everything, so a watched world is the world ``run keep`` runs.
 
 What is drawn is :func:`undercroft.web.keep_map.world_view` plus what this watcher kept of
 the log: the latest lines and, per trap, its firings, rearms and expiries (its history and
@@ -21,11 +21,10 @@ from typing import Any
 
 from undercroft.core.events import Event, LogEntry, Time
 from undercroft.keep import learning
-from undercroft.keep.commands import CommandError
+from undercroft.keep.commands import CommandError, execute
 from undercroft.keep.invaders import Adventurer
-from undercroft.keep.scenario import shipped
+from undercroft.keep.scenario import build_world, shipped
 from undercroft.keep.script import parse_command
-from undercroft.keep.world import World
 from undercroft.web.crawl_games import new_token
 from undercroft.web.hub import RefusalError
 from undercroft.web.keep_map import world_view
@@ -99,7 +98,7 @@ class KeepWatch:
     def __init__(self, world_id: str, scenario: str, seed: int) -> None:
         self.id = world_id
         self.scenario = scenario
-        self.world = World.from_scenario(scenario, seed=seed)
+        self.world = build_world(scenario, seed=seed)
         self.log = TailLog()
         self.world.attach_log(self.log)
         self.token = new_token()
@@ -138,7 +137,7 @@ class KeepWatch:
                 cmd = parse_command(self.world, data)
             except CommandError as exc:
                 raise RefusalError(422, exc.reason) from None
-            result = self.world.command(cmd)
+            result = execute(self.world, cmd)
             if not result.accepted:
                 rules = f" ({', '.join(result.rules)})" if result.rules else ""
                 raise RefusalError(422, f"{cmd.verb} refused: {result.reason}{rules}")

@@ -9,11 +9,16 @@ import typer
 
 from undercroft.clikit import Output, check_paths, interrupted, interruptible, warn, writing
 from undercroft.clikit import fail as _fail
-from undercroft.core.content import ContentError
+from undercroft.core.content import ContentError, parse_toml, read_text
 from undercroft.core.events import EventLog, LogFormatError, read_log
+from undercroft.crawl import campaign, runner
+from undercroft.crawl.content import check_settings, default_pack, load_pack, pack_with
 from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import observe_entries
 from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.plugins import PolicyError, resolve_policy
+from undercroft.crawl.settings import SettingError
+from undercroft.crawl.settings import parse as parse_setting
 from undercroft.render.narrate import NarrationError, narrate, summary_lines
 
 if TYPE_CHECKING:
@@ -39,8 +44,6 @@ def _load(adventure: str | None, pack: Path | None) -> tuple[Pack, str]:
     A path names an adventure file; its pack is ``--pack`` or the nearest folder above
     it that holds the heroes, monsters and other cards.
     """
-    from undercroft.core.content import parse_toml, read_text
-    from undercroft.crawl.content import default_pack, load_pack
 
     if adventure is not None and adventure.endswith(".toml"):
         path = Path(adventure)
@@ -96,15 +99,13 @@ def load_set(
     """The pack, adventure id and settings for ``--adventure``, ``--pack`` and ``--set``:
     each setting checked against the pack (exit 2 naming it), then the pack loaded again
     with them applied, so a set value passes every check of content."""
-    from undercroft.crawl.content import check_settings, pack_with
-    from undercroft.crawl.settings import SettingError, parse
 
     try:
         chosen, adventure_id = _load(adventure, pack)
     except ContentError as exc:
         _fail("the content does not load:\n" + "\n".join(str(p) for p in exc.problems))
     try:
-        settings = tuple(parse(text) for text in sets or [])
+        settings = tuple(parse_setting(text) for text in sets or [])
         check_settings(chosen, settings)
     except SettingError as exc:
         _fail(str(exc))
@@ -175,7 +176,6 @@ def run_crawl(
     sets: SetOption = None,
 ) -> None:
     """Play one crawl adventure to the end and tell what happened."""
-    from undercroft.crawl.runner import play
 
     if view is not None and view not in ("heroes", "dm"):
         _fail(f"--view must be 'heroes' or 'dm', not {view!r}.")
@@ -189,7 +189,9 @@ def run_crawl(
     heroes = party_of(party, chosen, adventure_id)
     ruleset = chosen.ruleset(adventure_id)
     try:
-        result = play(ruleset, heroes, seed=seed, heroes=policy, dm=dm, scenario=adventure_id)
+        result = runner.play(
+            ruleset, heroes, seed=seed, heroes=policy, dm=dm, scenario=adventure_id
+        )
     except PolicyError as exc:
         _policy_broke(exc, policy, dm)
     assert result.log is not None
@@ -206,7 +208,6 @@ def run_crawl(
 
 def write_view(log: EventLog, path: Path, seat: Seat) -> None:
     """Write the log as ``seat`` sees it (the heroes' view hides what they may not know)."""
-    from undercroft.crawl.observe import observe_entries
 
     view = EventLog(log.header, observe_entries(log.entries, seat), log.summary)
     writing("--log", path, lambda: view.write(path))
@@ -257,15 +258,13 @@ DbOption = Annotated[
 
 
 def _db(db: Path | None) -> Path:
-    from undercroft.crawl.campaign import default_db
 
-    return db or default_db()
+    return db or campaign.default_db()
 
 
 def _show(current: object) -> None:
-    from undercroft.crawl.campaign import Status
 
-    assert isinstance(current, Status)
+    assert isinstance(current, campaign.Status)
     head = f"[bold]{current.name}[/bold]: {current.status}, {current.players} players"
     out.print(f"{head}, pack {current.pack}")
     out.print(f"Next adventure: {current.next_adventure or '-'}")
@@ -291,11 +290,12 @@ def campaign_new(
     db: DbOption = None,
 ) -> None:
     """Start a campaign (C-SETUP-03): each player picks one hero."""
-    from undercroft.crawl.campaign import CampaignError, new
 
     try:
-        _show(new(_db(db), name, [h.strip() for h in party.split(",")], pack=pack, seed=seed))
-    except CampaignError as exc:
+        _show(
+            campaign.new(_db(db), name, [h.strip() for h in party.split(",")], pack=pack, seed=seed)
+        )
+    except campaign.CampaignError as exc:
         _fail(str(exc))
     except ContentError as exc:
         _fail("the pack does not load:\n" + "\n".join(str(p) for p in exc.problems))
@@ -305,11 +305,10 @@ def campaign_new(
 @interruptible
 def campaign_status(name: Annotated[str, typer.Argument()], db: DbOption = None) -> None:
     """Show the heroes, their items and the adventures played."""
-    from undercroft.crawl.campaign import CampaignError, status
 
     try:
-        _show(status(_db(db), name))
-    except CampaignError as exc:
+        _show(campaign.status(_db(db), name))
+    except campaign.CampaignError as exc:
         _fail(str(exc))
     except ContentError as exc:
         _fail("the campaign's pack does not load:\n" + "\n".join(str(p) for p in exc.problems))
@@ -329,7 +328,6 @@ def campaign_play(
     The log is written before the result is recorded: if it cannot be, the campaign does
     not move on (and Ctrl-C records nothing).
     """
-    from undercroft.crawl.campaign import CampaignError, play
 
     policy, dm = policies(policy, dm)
     database = _db(db)
@@ -340,12 +338,12 @@ def campaign_play(
             write_view(result.log, log, Seat.DM)
 
     try:
-        current, result = play(
+        current, result = campaign.play(
             database, name, heroes_policy=policy, dm_policy=dm, before_record=write_log
         )
     except PolicyError as exc:
         _policy_broke(exc, policy, dm)
-    except CampaignError as exc:
+    except campaign.CampaignError as exc:
         _fail(str(exc))
     except ContentError as exc:
         _fail("the campaign's pack does not load:\n" + "\n".join(str(p) for p in exc.problems))

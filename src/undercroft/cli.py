@@ -17,13 +17,15 @@ import typer
 from rich.table import Table
 
 from undercroft import __version__
+from undercroft import demo as demo_module
 from undercroft.analysis.cli import register as register_analysis
 from undercroft.clikit import Output, err, fail, interruptible
 from undercroft.core import catalogue
 from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
 from undercroft.crawl import content as crawl_content  # registers the crawl content kinds
+from undercroft.crawl.cli import register as register_crawl
 from undercroft.crawl.terminal import register as register_play
-from undercroft.keep import scenario as _keep_kinds  # noqa: F401  (registers keep content kinds)
+from undercroft.keep import scenario as keep_scenario  # also registers the keep content kinds
 from undercroft.keep.cli import register as register_keep
 from undercroft.web.cli import register as register_web
 
@@ -59,8 +61,6 @@ def main_options(
 @app.command()
 def demo() -> None:
     """Show the engine at work: a map, line of sight, a path and exact dice odds."""
-    from undercroft import demo as demo_module
-
     demo_module.run(out)
 
 
@@ -215,9 +215,7 @@ def list_content(
 
 def _content_rows(what: str, pack: Path | None) -> list[tuple[str, ...]]:
     if what == "scenarios":
-        from undercroft.keep.scenario import shipped
-
-        return [(name,) for name in shipped()]
+        return [(name,) for name in keep_scenario.shipped()]
     try:
         chosen = crawl_content.load_pack(pack) if pack else crawl_content.default_pack()
     except ContentError as exc:
@@ -243,8 +241,6 @@ def _content_rows(what: str, pack: Path | None) -> list[tuple[str, ...]]:
 
 
 def _register_rulesets() -> None:
-    from undercroft.crawl.cli import register as register_crawl
-
     register_crawl(run_app, app)
 
 

@@ -23,7 +23,12 @@ from undercroft.core.dice import Band, D6Table, nds, opposed
 from undercroft.core.grid import DoorState, Grid, Pos
 from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.core.sight import Sight, supercover
+from undercroft.crawl.content import default_pack
+from undercroft.crawl.runner import play
+from undercroft.keep.scenario import build_world
 from undercroft.keep.wounds import head_out_chance, unconscious_chance
+from undercroft.render.keep_account import InvasionAccount, TeeLog
+from undercroft.render.narrate import narrate, summary_lines
 from undercroft.render.text import draw, legend
 
 # The crawl tables as the rules state them; the crawl engine owns its copies.
@@ -154,9 +159,6 @@ def run(console: Console | None = None) -> None:
 
 def _crawl_game(console: Console, *, seed: int = 1, head: int = 40) -> None:
     """Play the first adventure of the default pack with the built-in policies."""
-    from undercroft.crawl.content import default_pack
-    from undercroft.crawl.runner import play
-    from undercroft.render.narrate import narrate, summary_lines
 
     pack = default_pack()
     adventure = pack.campaign_order()[0]
@@ -176,8 +178,6 @@ def _crawl_game(console: Console, *, seed: int = 1, head: int = 40) -> None:
 
 def _keep_game(console: Console, *, seed: int = 1, days: int = 3, head: int = 30) -> None:
     """A few days of the keep's tutorial scenario, told as ``run keep`` tells it."""
-    from undercroft.keep.scenario import build_world
-    from undercroft.render.keep_account import InvasionAccount, TeeLog
 
     world = build_world("tutorial", seed=seed)
     account = InvasionAccount()

@@ -16,6 +16,8 @@ from undercroft.clikit import fail
 from undercroft.crawl.cli import load_set, party_of, policies
 from undercroft.crawl.content import DEFAULT_PACK
 from undercroft.keep import settings as keep_settings
+from undercroft.keep.cli import open_world
+from undercroft.keep.clock import MAX_DAYS
 
 
 def crawl_scenario(
@@ -45,8 +47,6 @@ def check_ruleset(ruleset: str, days: int | None) -> BatchRuleset:
 def keep_scenario(target: str, days: int | None, sets: list[str] | None) -> KeepScenario:
     """The keep scenario of the options: the scenario and every ``--set`` checked by
     building its world once (exit 2 naming the file, line and key, or the ``--set``)."""
-    from undercroft.keep.cli import open_world
-    from undercroft.keep.clock import MAX_DAYS
 
     world = open_world(target, 0, None, None, sets or [])
     total = days if days is not None else world.scenario_days

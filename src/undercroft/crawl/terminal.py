@@ -22,6 +22,7 @@ from undercroft.core.content import ContentError
 from undercroft.core.files import PathError, check_input
 from undercroft.crawl.actions import Action
 from undercroft.crawl.cli import MAX_SEED, _load, policies
+from undercroft.crawl.content import default_pack, load_pack
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import Observation, observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
@@ -214,8 +215,6 @@ def _new(
 
 
 def _resumed(path: Path, pack: Path | None) -> tuple[Table, str | None]:
-    from undercroft.crawl.content import default_pack, load_pack
-
     try:
         check_input(path, "--resume")
         data = read_save(path)

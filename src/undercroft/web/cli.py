@@ -52,6 +52,8 @@ def serve(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8765,
 ) -> None:
     """Start the web app: the crawl lobby, play in the browser, replays (docs/web.md)."""
+    # The server and the app (uvicorn, FastAPI) load only when serving: every other
+    # command starts without them.
     import uvicorn
 
     from undercroft.web.app import create_app

@@ -7,76 +7,71 @@ the package when it runs as root where apt-get is; elsewhere this test is skippe
 from __future__ import annotations
 
 from pathlib import Path
-
-import pytest
+from typing import Any
 
 from analysis.analysis_kit import Played, invoke
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]  # fmt: skip
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="no /usr/bin/chromium: install Debian's chromium (apt-get install chromium; "
-    "`make test` does it when run as root) to run the report's browser test",
-)
+# The browser is the suite's one Playwright session (the ``chromium`` fixture of
+# tests/conftest.py, which skips saying how to install it): a second sync_playwright()
+# while that one is open fails ("Sync API inside the asyncio loop").
 
 
-def render(page_path: Path, shot: Path) -> tuple[list[dict[str, float]], list[str], list[str]]:
+def render(
+    browser: Any, page_path: Path, shot: Path
+) -> tuple[list[dict[str, float]], list[str], list[str]]:
     """Open ``page_path`` offline: the sizes of its drawn SVGs, the requests it tried
     beyond the file itself, and the console errors."""
-    from playwright.sync_api import sync_playwright
-
     tried: list[str] = []
     errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            context = browser.new_context(offline=True, viewport={"width": 1100, "height": 900})
+    context = browser.new_context(offline=True, viewport={"width": 1100, "height": 900})
+    try:
 
-            def guard(route: object) -> None:
-                url = route.request.url  # type: ignore[attr-defined]
-                if url == page_path.as_uri():
-                    route.continue_()  # type: ignore[attr-defined]
-                else:
-                    tried.append(url)
-                    route.abort()  # type: ignore[attr-defined]
+        def guard(route: object) -> None:
+            url = route.request.url  # type: ignore[attr-defined]
+            if url == page_path.as_uri():
+                route.continue_()  # type: ignore[attr-defined]
+            else:
+                tried.append(url)
+                route.abort()  # type: ignore[attr-defined]
 
-            context.route("**/*", guard)
-            page = context.new_page()
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.goto(page_path.as_uri(), wait_until="load")
-            boxes = [b for b in (s.bounding_box() for s in page.query_selector_all("body svg"))
-                     if b is not None]  # fmt: skip
-            page.screenshot(path=str(shot), full_page=True)
-        finally:
-            browser.close()
+        context.route("**/*", guard)
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(page_path.as_uri(), wait_until="load")
+        boxes = [b for b in (s.bounding_box() for s in page.query_selector_all("body svg"))
+                 if b is not None]  # fmt: skip
+        page.screenshot(path=str(shot), full_page=True)
+    finally:
+        context.close()
     return boxes, tried, errors
 
 
-def test_the_batch_report_shows_its_plots_offline(played: Played, tmp_path: Path) -> None:
-    boxes, tried, errors = render(played.two / "report.html", tmp_path / "batch.png")
+def test_the_batch_report_shows_its_plots_offline(
+    chromium: Any, played: Played, tmp_path: Path
+) -> None:
+    boxes, tried, errors = render(chromium, played.two / "report.html", tmp_path / "batch.png")
     drawn = [b for b in boxes if b["width"] > 100 and b["height"] > 80]
     assert len(drawn) >= 10, boxes  # rates, 6 histograms, goals, deaths, fights, 3 boards
     assert tried == [] and errors == []
     assert (tmp_path / "batch.png").stat().st_size > 50_000
 
 
-def test_the_comparison_report_shows_its_plot_offline(played: Played, tmp_path: Path) -> None:
+def test_the_comparison_report_shows_its_plot_offline(
+    chromium: Any, played: Played, tmp_path: Path
+) -> None:
     out = tmp_path / "compare"
     code, stdout, stderr = invoke("compare", str(played.one), str(played.two), "--out", str(out),
                                   "--catalogue", str(tmp_path / "c.duckdb"))  # fmt: skip
     assert code == 0, stdout + stderr
     assert "no difference" in stdout  # the same rows: nothing to tell apart
-    boxes, tried, errors = render(out / "report.html", tmp_path / "compare.png")
+    boxes, tried, errors = render(chromium, out / "report.html", tmp_path / "compare.png")
     assert [b for b in boxes if b["width"] > 100] and tried == [] and errors == []
 
 
-def test_the_keep_batch_report_shows_its_plots_offline(keep_played: Played, tmp_path: Path) -> None:
-    boxes, tried, errors = render(keep_played.two / "report.html", tmp_path / "keep.png")
+def test_the_keep_batch_report_shows_its_plots_offline(
+    chromium: Any, keep_played: Played, tmp_path: Path
+) -> None:
+    boxes, tried, errors = render(chromium, keep_played.two / "report.html", tmp_path / "keep.png")
     drawn = [b for b in boxes if b["width"] > 100 and b["height"] > 80]
     assert len(drawn) >= 10, boxes  # rates, 5 histograms, invasions by day, the Master, 3 maps
     assert tried == [] and errors == []

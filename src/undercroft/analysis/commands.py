@@ -152,6 +152,8 @@ def finish_batch(
     spec: BatchSpec, elapsed: float, backend_name: str
 ) -> list[tuple[Metric, Estimate]]:
     """The summary of a played batch, and its report (after the workers are gone)."""
+    # The report and summary libraries (matplotlib, scipy, DuckDB) load here, after the
+    # workers are gone, so that no worker process carries them.
     from undercroft.analysis import report
     from undercroft.analysis.summary import summarise
 
@@ -269,6 +271,7 @@ def register_batch(
     parent: int | None = None,
 ) -> int:
     """Put a played batch in the catalogue; returns its id."""
+    # DuckDB loads only in the process that registers (see finish_batch).
     from undercroft.analysis.summary import summary_json
 
     return catalogue.register(
@@ -344,6 +347,7 @@ def sweep(
             times.append(play_batch(spec, chosen, created=True))
         name = chosen.name
     results = [finish_batch(spec, t, name) for spec, t in zip(specs, times, strict=True)]
+    # matplotlib loads only once every batch of the sweep is played (see finish_batch).
     from undercroft.analysis import sweep_report
 
     lines = [
@@ -383,6 +387,7 @@ def sweep(
 
 def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None) -> None:
     """Two batch folders side by side, a test per metric."""
+    # scipy and matplotlib load only when a comparison is asked for.
     from undercroft.analysis import compare as comparing
 
     metas = []

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rich.table import Table
 
+from undercroft.analysis import keep_odds
 from undercroft.analysis import odds as odds_engine
 from undercroft.analysis.commands import out
 from undercroft.clikit import fail
@@ -93,8 +94,6 @@ def keep_odds_of(
     pack: Path | None,
 ) -> odds_engine.Odds:
     """odds keep-ko / keep-head: the K-KO-02 and K-HEAD-01/02 draws of keep/wounds.py."""
-    from undercroft.analysis import keep_odds
-
     crawl_only = [*given, *(["--hero"] if hero else []), *(["--light0"] if light0 else [])]
     crawl_only += [*(["--set"] if sets else []), *(["--pack"] if pack else [])]
     if rule is not None:

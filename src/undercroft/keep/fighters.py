@@ -83,26 +83,47 @@ def _room_next_to(world: World, being: Being, pos: Pos) -> bool:
 
 
 def situation(world: World, being: Being, foes: list[Being]) -> Situation:
-    """What the stance decides on (K-STANCE-01: no dice, only the state)."""
+    """What the stance decides on (K-STANCE-01: no dice, only the state).
+
+    What a stance never weighs is not worked out (``stances.decide``): a Flee or Avoid
+    stance looks for room beside an enemy only when ordered to attack it, and whether it
+    is cornered only when an enemy is within its limit and one is in reach; only the
+    Defensive stance asks where its nearest ally is. Those fields are then False or None.
+    """
     here = being.pos_at(world.now)
     ranged = combat.weapon_of(world, being).ranged
+    stance = stance_of(world, being)
+    c = world.ruleset.combat
+    reach_tiles = Reach(c.flee_tiles, c.avoid_tiles, c.defend_tiles, c.engage_tiles)
+    ordered = frozenset(getattr(being, "attack_orders", ()))
+    wary = stance in (Stance.FLEE, Stance.AVOID)
     known = []
     for foe in foes:
         x, y = being.foes[foe.id]
         where = Pos(x, y)
         reach = combat.in_reach(world, being, foe)
-        room = reach or ranged or _room_next_to(world, being, foe.pos)
+        weighs_room = not wary or foe.id in ordered
+        room = reach or ranged or (weighs_room and _room_next_to(world, being, foe.pos))
         struck = world.now - being.struck_by.get(foe.id, -10) <= 1
         known.append(Foe(foe.id, here.chebyshev(where), reach, room, struck))
-    allies = [b.pos.chebyshev(here) for b in _allies(world, being)]
-    c = world.ruleset.combat
+    ally = None
+    if stance is Stance.DEFENSIVE:
+        allies = [b.pos.chebyshev(here) for b in _allies(world, being)]
+        ally = min(allies) if allies else None
+    cornered = False
+    if wary and known:
+        limit = reach_tiles.flee if stance is Stance.FLEE else reach_tiles.avoid
+        nearest = min(f.distance for f in known)
+        if nearest <= limit and any(f.in_reach for f in known):
+            dangers = [Pos(*being.foes[f.id]) for f in foes]
+            cornered = _away_step(world, being, dangers) is None
     return Situation(
-        stance=stance_of(world, being),
+        stance=stance,
         foes=tuple(known),
-        ordered=frozenset(getattr(being, "attack_orders", ())),
-        ally=min(allies) if allies else None,
-        cornered=_away_step(world, being, [Pos(*being.foes[f.id]) for f in foes]) is None,
-        reach=Reach(c.flee_tiles, c.avoid_tiles, c.defend_tiles, c.engage_tiles),
+        ordered=ordered,
+        ally=ally,
+        cornered=cornered,
+        reach=reach_tiles,
     )
 
 

@@ -97,26 +97,33 @@ def situation(world: World, being: Being, foes: list[Being]) -> Situation:
     reach_tiles = Reach(c.flee_tiles, c.avoid_tiles, c.defend_tiles, c.engage_tiles)
     ordered = frozenset(getattr(being, "attack_orders", ()))
     wary = stance in (Stance.FLEE, Stance.AVOID)
+    limit = reach_tiles.flee if stance is Stance.FLEE else reach_tiles.avoid
+    distances = [here.chebyshev(Pos(*being.foes[foe.id])) for foe in foes]
+    # A wary stance with every enemy beyond its limit and none it was ordered to attack
+    # carries on whatever its reach: reach and room are not worked out.
+    aloof = (
+        wary and bool(distances) and min(distances) > limit
+        and not any(f.id in ordered for f in foes)
+    )  # fmt: skip
     known = []
-    for foe in foes:
-        x, y = being.foes[foe.id]
-        where = Pos(x, y)
+    for foe, distance in zip(foes, distances, strict=True):
+        struck = world.now - being.struck_by.get(foe.id, -10) <= 1
+        if aloof:
+            known.append(Foe(foe.id, distance, False, False, struck))
+            continue
         reach = combat.in_reach(world, being, foe)
         weighs_room = not wary or foe.id in ordered
         room = reach or ranged or (weighs_room and _room_next_to(world, being, foe.pos))
-        struck = world.now - being.struck_by.get(foe.id, -10) <= 1
-        known.append(Foe(foe.id, here.chebyshev(where), reach, room, struck))
+        known.append(Foe(foe.id, distance, reach, room, struck))
     ally = None
     if stance is Stance.DEFENSIVE:
         allies = [b.pos.chebyshev(here) for b in _allies(world, being)]
         ally = min(allies) if allies else None
     cornered = False
-    if wary and known:
-        limit = reach_tiles.flee if stance is Stance.FLEE else reach_tiles.avoid
-        nearest = min(f.distance for f in known)
-        if nearest <= limit and any(f.in_reach for f in known):
-            dangers = [Pos(*being.foes[f.id]) for f in foes]
-            cornered = _away_step(world, being, dangers) is None
+    threatened = wary and not aloof and bool(distances) and min(distances) <= limit
+    if threatened and any(f.in_reach for f in known):
+        dangers = [Pos(*being.foes[f.id]) for f in foes]
+        cornered = _away_step(world, being, dangers) is None
     return Situation(
         stance=stance,
         foes=tuple(known),

@@ -1,13 +1,13 @@
-"""An optional compiled build of the crawl engine's hot modules (mypyc), beside the
-pure-Python ones.
+"""An optional compiled build of the crawl and keep engines' hot modules (mypyc), beside
+the pure-Python ones.
 
 The modules in :data:`MODULES` are plain, fully typed Python; mypyc (part of mypy, a dev
 dependency) can compile them to C extensions that run the same code about twice as fast.
 ``make install`` builds them into ``build/native`` of the checkout
 (``python -m undercroft.native build``); nothing is written into ``src``.
 
-At import, the ``undercroft.crawl`` and ``undercroft.core`` packages look in
-``build/native`` first, but only when the build is of exactly the sources on disk (their
+At import, the ``undercroft.crawl``, ``undercroft.keep`` and ``undercroft.core`` packages
+look in ``build/native`` first, but only when the build is of exactly the sources on disk (their
 SHA-256 is recorded with the build): an edited module is never shadowed by a stale
 compiled one, it simply runs as Python until the next build. ``UNDERCROFT_PURE=1`` runs
 everything as Python. Both give the same games and byte-identical logs (the test suite
@@ -54,11 +54,26 @@ MODULES = (
     "crawl/plan.py",
     "crawl/party.py",
     "crawl/ai.py",
+    "keep/stances.py",
+    "keep/fighters.py",
+    "keep/perception.py",
+    "keep/skirmish.py",
+    "keep/combat.py",
+    "keep/adventuring.py",
+    "keep/knowledge.py",
+    "keep/caution.py",
+    "keep/routes.py",
+    "keep/goals.py",
+    "keep/fallen.py",
 )
 """The modules compiled, relative to the package (the rest always run as Python). A class
 in them cannot be subclassed by Python code unless it says so
 (``@mypyc_attr(allow_interpreted_subclasses=True)``: actions, the state and the built-in
-policies do); ``core.dice`` stays Python since tests and runners subclass its sampler."""
+policies do); ``core.dice`` stays Python since tests and runners subclass its sampler.
+In keep only modules of functions are compiled (stances, fights, perception, adventurers'
+steps and goals, routes, knowledge, Caution, the fallen): the world and the beings stay
+Python classes, and ``keep.stepping`` stays Python since tests record steps by patching
+it."""
 STAMP = "SOURCES.sha256"
 PURE = "UNDERCROFT_PURE"
 
@@ -85,7 +100,7 @@ _USABLE: bool | None = None
 
 
 def search_path(package: str, path: list[str]) -> None:
-    """Put the compiled modules of ``package`` (``"crawl"`` or ``"core"``) ahead of its
+    """Put the compiled modules of ``package`` (``"crawl"``, ``"keep"`` or ``"core"``) ahead of its
     Python modules on the package's ``__path__``, if the build is usable."""
     global _USABLE
     if _USABLE is None:

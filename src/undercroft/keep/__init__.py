@@ -7,10 +7,14 @@
 20
 """
 
+from undercroft.native import search_path
+
+search_path("keep", __path__)  # the compiled build, if there is a current one
+
 # Importing the rule modules registers what carries out each queue item, who takes open
 # work, how walks end, and what is behind World.from_scenario and World.command (the
 # world, the state, imports none of them).
-from undercroft.keep import (  # noqa: F401
+from undercroft.keep import (  # noqa: E402, F401
     adventuring,
     commands,
     fallen,
@@ -24,6 +28,6 @@ from undercroft.keep import (  # noqa: F401
     traps,
     visitors,
 )
-from undercroft.keep.world import World
+from undercroft.keep.world import World  # noqa: E402
 
 __all__ = ["World"]

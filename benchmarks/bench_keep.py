@@ -76,19 +76,32 @@ def defaults(days: int, seeds: int) -> None:
             )
 
 
-def mid_day(seed: int, *, with_them: bool) -> float:
-    """CPU seconds a day of days 10 and 11 of mid (a wave of rearms falls on one of
-    them) with nothing coming, or with five level-3 adventurers arriving at midnight."""
-    world = build_world("mid", seed=seed, options={"invasions": True})
+def _nine_days_then(
+    scenario: str, seed: int, *, with_them: bool, days: int, log: bool = False, **options: Any
+) -> tuple[float, Any]:
+    """CPU seconds of ``days`` days of ``scenario`` after its first nine (the log on if
+    ``log``), with nothing coming or with five level-3 adventurers arriving at the start;
+    and their group."""
+    world = build_world(scenario, seed=seed, options=options)
+    if log:
+        world.open_log()
     world.invasion.director.token += 1  # nothing comes but them:
     world.invasion.director.rite_until = 10**9  # a Rite of Storms holds the director
     world.run_days(9)
     start = time.process_time()
+    group = None
     if with_them:
         members = tuple(MemberDraw(c, 3, ()) for c in FIVE)
-        invasions.come(world, "normal", members=members)
-    world.run_days(2)
-    return (time.process_time() - start) / 2
+        group = invasions.come(world, "normal", members=members)
+    world.run_days(days)
+    return time.process_time() - start, group
+
+
+def mid_day(seed: int, *, with_them: bool) -> float:
+    """CPU seconds a day of days 10 and 11 of mid (a wave of rearms falls on one of
+    them) with nothing coming, or with five level-3 adventurers arriving at midnight."""
+    elapsed, _ = _nine_days_then("mid", seed, with_them=with_them, days=2, invasions=True)
+    return elapsed / 2
 
 
 def profile(name: str) -> None:
@@ -172,17 +185,7 @@ def quiet_days(src: str | None, seeds: int) -> dict[str, float]:
 
 def day_with_five(seed: int, *, with_them: bool) -> float:
     """CPU seconds of day 10 of trapworks with (or without) five level-3 adventurers."""
-    world = build_world("trapworks", seed=seed)
-    world.open_log()
-    world.invasion.director.token += 1  # nothing comes but them:
-    world.invasion.director.rite_until = 10**9  # a Rite of Storms holds the director
-    world.run_days(9)
-    start = time.process_time()
-    if with_them:
-        members = tuple(MemberDraw(c, 3, ()) for c in FIVE)
-        group = invasions.come(world, "normal", members=members)
-    world.run_days(1)
-    elapsed = time.process_time() - start
+    elapsed, group = _nine_days_then("trapworks", seed, with_them=with_them, days=1, log=True)
     if with_them:
         assert group.phase == "ended", "the five did not finish within the day"
     return elapsed

@@ -98,7 +98,8 @@ def situation(world: World, being: Being, foes: list[Being]) -> Situation:
     ordered = frozenset(getattr(being, "attack_orders", ()))
     wary = stance in (Stance.FLEE, Stance.AVOID)
     limit = reach_tiles.flee if stance is Stance.FLEE else reach_tiles.avoid
-    distances = [here.chebyshev(Pos(*being.foes[foe.id])) for foe in foes]
+    wheres = [Pos(*being.foes[foe.id]) for foe in foes]  # where it knows them to be
+    distances = [here.chebyshev(where) for where in wheres]
     # A wary stance with every enemy beyond its limit and none it was ordered to attack
     # carries on whatever its reach: reach and room are not worked out.
     aloof = (
@@ -122,8 +123,7 @@ def situation(world: World, being: Being, foes: list[Being]) -> Situation:
     cornered = False
     threatened = wary and not aloof and bool(distances) and min(distances) <= limit
     if threatened and any(f.in_reach for f in known):
-        dangers = [Pos(*being.foes[f.id]) for f in foes]
-        cornered = _away_step(world, being, dangers) is None
+        cornered = _away_step(world, being, wheres) is None
     return Situation(
         stance=stance,
         foes=tuple(known),

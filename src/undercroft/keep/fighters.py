@@ -93,8 +93,7 @@ def situation(world: World, being: Being, foes: list[Being]) -> Situation:
     here = being.pos_at(world.now)
     ranged = combat.weapon_of(world, being).ranged
     stance = stance_of(world, being)
-    c = world.ruleset.combat
-    reach_tiles = Reach(c.flee_tiles, c.avoid_tiles, c.defend_tiles, c.engage_tiles)
+    reach_tiles = _reach(world)
     ordered = frozenset(getattr(being, "attack_orders", ()))
     wary = stance in (Stance.FLEE, Stance.AVOID)
     limit = reach_tiles.flee if stance is Stance.FLEE else reach_tiles.avoid
@@ -102,10 +101,7 @@ def situation(world: World, being: Being, foes: list[Being]) -> Situation:
     distances = [here.chebyshev(where) for where in wheres]
     # A wary stance with every enemy beyond its limit and none it was ordered to attack
     # carries on whatever its reach: reach and room are not worked out.
-    aloof = (
-        wary and bool(distances) and min(distances) > limit
-        and not any(f.id in ordered for f in foes)
-    )  # fmt: skip
+    aloof = wary and _aloof(being, foes, distances, limit, ordered)
     known = []
     for foe, distance in zip(foes, distances, strict=True):
         struck = world.now - being.struck_by.get(foe.id, -10) <= 1
@@ -134,12 +130,41 @@ def situation(world: World, being: Being, foes: list[Being]) -> Situation:
     )
 
 
+def _reach(world: World) -> Reach:
+    c = world.ruleset.combat
+    return Reach(c.flee_tiles, c.avoid_tiles, c.defend_tiles, c.engage_tiles)
+
+
+def _aloof(
+    being: Being, foes: list[Being], distances: list[int], limit: int, ordered: frozenset[str]
+) -> bool:
+    """A wary stance's enemies all beyond its limit, none it was ordered to attack: it
+    carries on (``stances.decide``, R-K-STANCE-02), whatever its reach."""
+    return (
+        bool(distances) and min(distances) > limit and not any(f.id in ordered for f in foes)
+    )
+
+
+def _carries_on(world: World, being: Being, foes: list[Being]) -> bool:
+    """Whether a Flee or Avoid stance out of the fight carries on, told before its whole
+    situation is worked out: a wary being watching a group go by asks this at every step
+    of every member (K-PERC-01), and it is what ``decide`` would say."""
+    stance = stance_of(world, being)
+    if stance is not Stance.FLEE and stance is not Stance.AVOID:
+        return False
+    reach_tiles = _reach(world)
+    limit = reach_tiles.flee if stance is Stance.FLEE else reach_tiles.avoid
+    here = being.pos_at(world.now)
+    distances = [here.chebyshev(Pos(*being.foes[foe.id])) for foe in foes]
+    return _aloof(being, foes, distances, limit, frozenset(getattr(being, "attack_orders", ())))
+
+
 def consider(world: World, being: Being) -> None:
     """It learned of an enemy (or woke, or was given an order): does it join the fight?"""
     if being.fighting or not can_fight(being):
         return
     foes = live_foes(world, being)
-    if not foes:
+    if not foes or _carries_on(world, being, foes):
         return
     decision = decide(situation(world, being, foes))
     if decision.act is Act.CARRY_ON:

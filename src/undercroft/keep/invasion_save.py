@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 def being(data: Mapping[str, Any]) -> Being:
     """Any saved being, adventurers included."""
-    if data.get("kind") == Adventurer.kind:
+    if data.get("kind") == "adventurer":
         return Adventurer.from_json(data)
     return being_from_json(data)
 

@@ -173,7 +173,7 @@ class World:
         self._sight: Sight | None = None
         self._epoch_version = grid.version
         self._reach: tuple[int, bool] = (-1, True)
-        self._caches: dict[str, tuple[int, dict[Any, Any]]] = {}
+        self._caches: dict[str, tuple[Any, dict[Any, Any]]] = {}
 
     # -- ids and lookups ------------------------------------------------------------
 

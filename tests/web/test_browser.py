@@ -16,6 +16,8 @@ from web_kit import Secrets, assert_hidden, secrets_of
 
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
+from undercroft.keep import invasions
+from undercroft.keep.commands import COMMANDS
 from undercroft.keep.scenario import build_world
 from undercroft.web.crawl_games import CrawlGame
 
@@ -313,6 +315,53 @@ def test_the_keep_viewer_shows_a_trap_firing_and_an_invasion(chromium: Any, serv
     page.wait_for_selector("#command-result.error")
     assert "is not open floor" in page.inner_text("#command-result")
     assert page.locator(".wire").count() > 0 and page.locator(".ks.door.locked").count() > 0
+    assert not errors
+    page.close()
+
+
+def test_the_keeper_panel_offers_and_sends_every_command(chromium: Any, server: Any) -> None:
+    base, app = server
+    page = chromium.new_page(viewport={"width": 1500, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "/keep")
+    page.wait_for_selector("#scenario option[value=trapworks]", state="attached")
+    page.select_option("#scenario", "trapworks")
+    page.click("#start")
+    page.wait_for_selector("#board .ks.mechanism")
+    offered = page.eval_on_selector_all("#verb option", "os => os.map(o => o.value)")
+    assert sorted(offered) == sorted(COMMANDS)  # all 16 keeper commands
+    watch = app.state.worlds.get(page.evaluate("() => kv.id"))
+    with watch.lock:
+        invasions.fugitive_asks(watch.world, "Brannoc")  # K-SIZE-02, as a script would
+    # A timer's delay (K-WIRE-03): a number typed in; the answer redraws the page.
+    page.select_option("#verb", "set_timer")
+    timer = page.locator("#f-timer").input_value()
+    page.fill("#f-minutes", "45")
+    page.click("#send")
+    page.wait_for_selector("#command-result.ok")
+    assert watch.world.structure(timer).delay == 45
+    assert "fugitive Brannoc asks to hide" in page.inner_text("#invasions")
+    # The fugitive's answer: it is offered only while unanswered.
+    page.select_option("#verb", "answer_fugitive")
+    assert page.locator("#f-fugitive").input_value() == "Brannoc"
+    page.select_option("#f-accept", "true")
+    page.click("#send")
+    page.wait_for_selector("#command-result.ok")
+    assert watch.world.invasion.fugitives["Brannoc"]["answer"] == "joined"
+    assert "pursuers" in page.inner_text("#command-result")  # the effect is shown
+    # Trapworks has one Watchful Eye blessing (K-ARR-06): the first call sends the ghost
+    # eye out, the second is refused with the rules' reason.
+    assert "watchful eye 1" in page.inner_text("#invasions .charges")
+    page.select_option("#verb", "watchful_eye")
+    page.click("#send")
+    page.wait_for_function(
+        "() => document.querySelector('#command-result').textContent.includes('until')"
+    )
+    assert "watchful eye 0" in page.inner_text("#invasions .charges")
+    page.click("#send")
+    page.wait_for_selector("#command-result.error")
+    assert "K-ARR-06" in page.inner_text("#command-result")
     assert not errors
     page.close()
 

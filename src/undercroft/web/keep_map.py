@@ -100,6 +100,13 @@ def invasions_view(world: World) -> dict[str, Any]:
             }
             for g in sorted(shown, key=lambda g: g.number)
         ],
+        # K-SIZE-02: fugitives who asked to hide, and the answer (None: not answered).
+        "fugitives": [
+            {"name": name, "asked": asked["asked"], "answer": asked["answer"]}
+            for name, asked in sorted(world.invasion.fugitives.items())
+        ],
+        # K-ARR-01 divination charges, K-ARR-06 Watchful Eye blessings.
+        "charges": dict(sorted(world.invasion.charges.items())),
     }
 
 

@@ -9,16 +9,21 @@ const kv = { id: null, token: null, view: null, timer: null, selected: null, see
 // list from the view), a word from a list, a number.
 const VERBS = {
   build: [["kind", "kinds"], ["at", "tile"]],
+  move: [["structure", "movables"], ["to", "tile"]],
+  remove: [["target", "structures"]],
   wire: [["path", "tiles"]],
+  set_timer: [["timer", "timers"], ["minutes", "number"]],
   arm_lock: [["door", "doors"]],
   disarm_lock: [["door", "doors"]],
   hold_door_open: [["door", "doors"], ["hold", "bool"]],
   pull_lever: [["lever", "levers"]],
-  set_stance: [["minion", "minions"], ["stance", "stances"]],
   set_job: [["minion", "minions"], ["job", "jobs"]],
+  set_stance: [["minion", "minions"], ["stance", "stances"]],
   order_attack: [["minion", "minions"], ["target", "enemies"]],
-  remove: [["target", "structures"]],
-  rite_of_storms: [],
+  rite_of_storms: [["hours", "number"]],
+  answer_fugitive: [["fugitive", "fugitives"], ["accept", "bool"]],
+  divine: [],
+  watchful_eye: [],
 };
 const WORDS = {
   kinds: ["pressure_plate", "tripwire", "wide_tripwire", "sensor", "lever", "spinning_blades", "flamethrower", "gas_sprayer", "electric_coil", "dart_launcher", "explosive", "spider", "web", "terror", "alarm", "timer", "door", "lock", "barricade"],
@@ -33,6 +38,9 @@ function choices(kind) {
   if (!v) return [];
   const of = (cls) => v.structures.filter((s) => s.class === cls).map((s) => s.id);
   if (kind === "doors") return of("Door");
+  if (kind === "timers") return v.structures.filter((s) => s.class === "Timer" || (s.class === "Site" && s.kind === "timer")).map((s) => s.id);
+  if (kind === "movables") return v.structures.map((s) => s.id);
+  if (kind === "fugitives") return v.invasions ? v.invasions.fugitives.filter((f) => f.answer === null).map((f) => f.name) : [];
   if (kind === "levers") return v.structures.filter((s) => s.class === "Trigger" && s.lever).map((s) => s.id);
   if (kind === "structures") return v.structures.map((s) => s.id).concat(v.wires.map((w) => w.id));
   if (kind === "minions") return v.beings.filter((b) => b.kind === "minion" && b.state !== "dead").map((b) => b.id);
@@ -46,7 +54,9 @@ function commandForm() {
   box.replaceChildren();
   for (const [key, kind] of VERBS[verb]) {
     let input;
-    if (kind === "tile" || kind === "tiles") {
+    if (kind === "number") {
+      input = UC.el("input", { id: `f-${key}`, "data-key": key, "data-kind": kind, type: "number", min: 0, step: 1, placeholder: key === "hours" ? "the rules' default" : "" });
+    } else if (kind === "tile" || kind === "tiles") {
       input = UC.el("input", { id: `f-${key}`, "data-key": key, "data-kind": kind, placeholder: kind === "tile" ? "click the map" : "click the map, tile by tile", readonly: true });
       input.addEventListener("focus", () => { kv.pick = input; });
     } else {
@@ -68,10 +78,11 @@ async function sendCommand() {
   for (const input of $("fields").querySelectorAll("[data-key]")) {
     const kind = input.dataset.kind;
     if (!input.value) continue;
-    body[input.dataset.key] = kind === "tile" || kind === "tiles" ? JSON.parse(input.value) : kind === "bool" ? input.value === "true" : input.value;
+    body[input.dataset.key] = kind === "tile" || kind === "tiles" ? JSON.parse(input.value) : kind === "bool" ? input.value === "true" : kind === "number" ? Number(input.value) : input.value;
   }
   const r = await UC.api("POST", `/api/keep/worlds/${kv.id}/commands`, kv.token, body);
-  $("command-result").textContent = r.ok ? `${r.data.command.verb}: done` : r.data.error;
+  const effect = r.ok && r.data.command.effect && Object.keys(r.data.command.effect).length ? ` ${JSON.stringify(r.data.command.effect)}` : "";
+  $("command-result").textContent = r.ok ? `${r.data.command.verb}: done${effect}` : r.data.error;
   $("command-result").className = r.ok ? "ok" : "error";
   if (r.ok) draw(r.data);
 }
@@ -134,6 +145,11 @@ function invasions(view) {
   if (!view.invasions) { box.replaceChildren(UC.el("p", { text: "invasions are off in this world" })); return; }
   const ind = view.invasions.indicator;
   const rows = [UC.el("p", { class: "indicator", text: `indicator: ${ind.word} (${ind.percent.toFixed(1)}% this hour)` })];
+  const charges = Object.entries(view.invasions.charges || {}).map(([k, n]) => `${k.replace("_", " ")} ${n}`);
+  if (charges.length) rows.push(UC.el("p", { class: "charges", text: `charges: ${charges.join(" · ")}` }));
+  for (const f of view.invasions.fugitives || []) {
+    rows.push(UC.el("p", { class: "fugitive", "data-fugitive": f.name, text: `fugitive ${f.name} asks to hide (K-SIZE-02): ${f.answer ?? "not answered yet (answer_fugitive)"}` }));
+  }
   const byId = new Map(view.beings.map((b) => [b.id, b]));
   for (const g of view.invasions.groups) {
     const members = g.members.map((id) => {

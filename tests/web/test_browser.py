@@ -347,7 +347,9 @@ def test_the_keeper_panel_offers_and_sends_every_command(chromium: Any, server: 
     assert page.locator("#f-fugitive").input_value() == "Brannoc"
     page.select_option("#f-accept", "true")
     page.click("#send")
-    page.wait_for_selector("#command-result.ok")
+    page.wait_for_function(  # the answer to this command, not the last one's
+        "() => document.querySelector('#command-result').textContent.startsWith('answer')"
+    )
     assert watch.world.invasion.fugitives["Brannoc"]["answer"] == "joined"
     assert "pursuers" in page.inner_text("#command-result")  # the effect is shown
     # Trapworks has one Watchful Eye blessing (K-ARR-06): the first call sends the ghost

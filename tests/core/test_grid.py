@@ -100,3 +100,28 @@ def test_changes_bump_the_version() -> None:
     assert g.version == before + 1
     with pytest.raises(MapError, match="no door"):
         g.set_door(Pos(1, 1), DoorState.OPEN)
+
+
+def test_char_array_after_a_change_is_the_array_drawn_afresh() -> None:
+    """A door opening, a wall dug or furniture moved redraws one square of the cached
+    map-notation array; it must equal the array drawn from scratch, and an array handed
+    out before the change must stay as it was."""
+    grid = Grid.from_text("#####\n#.+.#\n#:~T#\n#####")
+    before = grid.char_array()
+    drawn = before.copy()
+    changes = [
+        lambda: grid.set_door(Pos(2, 1), DoorState.OPEN),
+        lambda: grid.set_door(Pos(2, 1), DoorState.LOCKED),
+        lambda: grid.set_terrain(Pos(1, 1), Terrain.WALL),
+        lambda: grid.set_terrain(Pos(3, 1), Terrain.DOOR, DoorState.CLOSED),
+        lambda: grid.set_furniture(Pos(3, 2), False),
+        lambda: grid.set_furniture(Pos(1, 2), True),
+    ]
+    for change in changes:
+        grid.char_array()  # cached at this version: the next change patches it
+        change()
+        patched = grid.char_array()
+        fresh = Grid.from_text(grid.to_text(markers=False)).char_array()
+        assert patched.tobytes() == fresh.tobytes()
+    assert before.tobytes() == drawn.tobytes()
+    assert grid.char_array().tobytes() == b"#####" + b"##&+#" + b"#T~.#" + b"#####"

@@ -370,6 +370,7 @@ class Grid:
             raise MapError("a door tile needs a door state other than NONE")
         self.door[pos.y, pos.x] = state
         self.version += 1
+        self._patch_chars(pos)
 
     def set_terrain(self, pos: Pos, terrain: Terrain, door: DoorState = DoorState.NONE) -> None:
         """Dig, wall up, block or place a door on a square."""
@@ -379,11 +380,23 @@ class Grid:
         self.door[pos.y, pos.x] = door
         self.version += 1
         self.terrain_version += 1
+        self._patch_chars(pos)
 
     def set_furniture(self, pos: Pos, present: bool = True) -> None:
         self.furniture[pos.y, pos.x] = present
         self.version += 1
         self.terrain_version += 1
+        self._patch_chars(pos)
+
+    def _patch_chars(self, pos: Pos) -> None:
+        """One square changed: a :meth:`char_array` of the version before becomes that of
+        this one by a copy with that square redrawn (a door opening redraws one square,
+        not the board). The array handed out before is left as it was."""
+        cached = getattr(self, "_chars", None)
+        if cached is not None and cached[0] == self.version - 1:
+            out = cached[1].copy()
+            out[pos.y, pos.x] = self.char_at(pos).encode()
+            self._chars = (self.version, out)
 
     def copy(self) -> Grid:
         return Grid(

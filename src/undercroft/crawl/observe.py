@@ -442,6 +442,10 @@ class View:
         return area_codes(self._game())
 
     def heroes_seen(self) -> tuple[HeroSeen, ...]:
+        found: tuple[HeroSeen, ...] = self._cached("heroes_seen", self._heroes_seen)
+        return found
+
+    def _heroes_seen(self) -> tuple[HeroSeen, ...]:
         state = self._game()
         moving = self.decision == "movement"
         return tuple(_hero_seen(state, h, moving) for h in state.heroes.values())
@@ -454,10 +458,18 @@ class View:
         return {} if found is None else {u: cards[items[u].card].kind.value for u in found.items}
 
     def monsters_seen(self) -> tuple[MonsterSeen, ...]:
+        found: tuple[MonsterSeen, ...] = self._cached("monsters_seen", self._monsters_seen)
+        return found
+
+    def _monsters_seen(self) -> tuple[MonsterSeen, ...]:
         return tuple(MonsterSeen(m.id, m.pos, m.health) for m in self._game().monsters.values())
 
     def trap_squares(self) -> tuple[Pos, ...]:
         """The armed traps the seat knows of, in board order (C-TRAP-01)."""
+        found: tuple[Pos, ...] = self._cached("trap_squares", self._trap_squares)
+        return found
+
+    def _trap_squares(self) -> tuple[Pos, ...]:
         return tuple(
             p
             for p, t in sorted(self._game().traps.items())

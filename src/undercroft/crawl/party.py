@@ -276,19 +276,19 @@ class HeroParty:
             return None
         steps = search.path_to(target)
         self.notes.setdefault("routes", {})[hero.id] = steps  # see standing()
-        route = [memory.pos(i) for i in steps]
-        if monsters and route and route[-1] in monsters:
+        route = steps  # squares (board indices) of the way, the origin left out
+        if monsters and route and memory.pos(route[-1]) in monsters:
             route = route[:-1]
         # Walk the known part of the route; a shut door on it is forced first.
         walk: list[Pos] = []
-        for step in route[: hero.moves_left]:
-            if not memory.walkable(memory.index(step)):
+        for i in route[: hero.moves_left]:
+            if not memory.walkable(i):
                 break
-            walk.append(step)
+            walk.append(memory.pos(i))
         if walk:
             return Move(hero.id, tuple(walk))
-        if route and memory.codes[memory.index(route[0])] == SHUT_CODE:
-            door = OpenDoor(hero.id, route[0])
+        if route and memory.codes[route[0]] == SHUT_CODE:
+            door = OpenDoor(hero.id, memory.pos(route[0]))
             if door in obs.legal_of(OpenDoor, hero.id):
                 return door
         return None

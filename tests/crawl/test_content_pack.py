@@ -531,7 +531,7 @@ def test_the_guides_example_pack_is_valid_and_playable(tmp_path: Path) -> None:
 @pytest.mark.rule("C-SETUP-02")
 def test_the_guide_documents_every_effect_type_and_who() -> None:
     text = DOCS.read_text(encoding="utf-8")
-    for model in fx.Effect.__args__:  # type: ignore[attr-defined]
+    for model in fx.Effect.__args__:
         kind = model.model_fields["type"].default
         assert f"| `{kind}` |" in text, kind
     for who in ("target", "self", "explorers", "here", "party"):

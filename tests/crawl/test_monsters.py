@@ -362,9 +362,10 @@ def test_an_unroused_guard_holds_its_square() -> None:
     from undercroft.crawl.monsters import can_move, legal_monster_movement
 
     assert not can_move(orc)
+    assert state.pending is not None
     assert [
         a for a in legal_monster_movement(state, state.pending) if isinstance(a, MonsterMove)
-    ] == []  # type: ignore[arg-type]
+    ] == []
 
 
 @pytest.mark.rule("C-MON-01", "C-MON-04", "C-SURP-04")

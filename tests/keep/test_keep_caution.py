@@ -81,6 +81,7 @@ def test_a_known_trigger_is_walked_round_when_it_can_be(monkeypatch: pytest.Monk
 def test_a_known_plate_that_blocks_the_way_is_disarmed() -> None:
     world, log = invaded(CORRIDOR)
     plate = put(world, "pressure_plate", 5, 4)
+    assert isinstance(plate, Trigger)
     put(world, "spinning_blades", 5, 6)
     wire(world, (5, 4), (5, 5), (5, 6))
     world.streams["adventurers"] = ScriptedDice(dice=[3, 19])  # a failure, then a success
@@ -241,7 +242,7 @@ def test_inside_gas_the_caution_bonus_is_lost_but_the_learned_bonuses_stay() -> 
     traps.walker_enters(world, gas_plate.id, walker)  # gas around (6, 4), 2 tiles
     assert caution.in_gas(world, walker.pos) and group.caution == 2
     assert caution.bonus(world, walker, group) == 0
-    knowledge.discover(world, walker, group, far)  # type: ignore[arg-type]
+    knowledge.discover(world, walker, group, far)
     (roll,) = [e for e in of(log, "roll") if e.get("trigger") == far.id]
     assert roll["bonuses"] == {"detect": 2, "caution": 0}
     world.run(world.now + 31)  # the gas is gone

@@ -12,6 +12,7 @@ from undercroft.core.grid import Pos
 from undercroft.keep import knowledge, traps
 from undercroft.keep.actors import Condition
 from undercroft.keep.structures import Trigger
+from undercroft.keep.world import World
 
 WIDE = "\n".join(
     ["###############p###############"]
@@ -33,7 +34,7 @@ TWO_WAYS = """
 """
 
 
-def trap_at(world, x: int, y: int, kind: str = "pressure_plate") -> Trigger:  # type: ignore[no-untyped-def]
+def trap_at(world: World, x: int, y: int, kind: str = "pressure_plate") -> Trigger:
     trigger = put(world, kind, x, y)
     put(world, "dart_launcher", x, y + 2)
     wire(world, (x, y), (x, y + 2))

@@ -157,6 +157,7 @@ def test_every_mechanism_kind_has_an_effect_and_the_wounding_ones_a_wound() -> N
 def test_a_victim_resists_with_block_caution_and_what_it_learned() -> None:
     world, log = invaded(WALLED)
     mech = put(world, "spinning_blades", MECH.x, MECH.y)
+    assert isinstance(mech, Mechanism)
     group = invade(world, member("warrior", 2), goal="kill_master")
     walker = adv(world, group)
     stand(world, walker, NEAR.x, NEAR.y)

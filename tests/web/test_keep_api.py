@@ -35,7 +35,8 @@ def test_a_watched_world_is_the_world_run_keep_runs() -> None:
     url, token = f"/api/keep/worlds/{made.json()['id']}", made.json()["token"]
     assert client.get(f"{url}/view").status_code == 401
     assert client.get(f"{url}/view", headers=bearer("x" * 43)).status_code == 401
-    for bad in ({"minutes": 0}, {"minutes": 10**9}, {"minutes": "1"}, [], {"next": 1}):
+    bodies: list[object] = [{"minutes": 0}, {"minutes": 10**9}, {"minutes": "1"}, [], {"next": 1}]
+    for bad in bodies:
         assert client.post(f"{url}/advance", headers=bearer(token), json=bad).status_code == 422
     unknown_kind = client.post(f"{url}/advance", headers=bearer(token), json={"next": "x"})
     assert unknown_kind.status_code == 422

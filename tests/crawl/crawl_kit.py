@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from undercroft.core.dice import ChanceOutcome, DiceSampler
-from undercroft.core.events import EventLog, Header
+from undercroft.core.events import CrawlTime, EventLog, Header, LogEntry
 from undercroft.core.grid import AreaInfo, Grid, Pos
 from undercroft.crawl import State, new_game
 from undercroft.crawl import effects as fx
@@ -254,6 +254,12 @@ def play_random(state: State, sampler: DiceSampler, max_actions: int = 5000) -> 
 
 def _co(action: Roll, p: Fraction) -> ChanceOutcome:
     return ChanceOutcome(action.natural, p)
+
+
+def crawl_time(entry: LogEntry) -> CrawlTime:
+    """A crawl log entry's time (a crawl game stamps its events with turn and step)."""
+    assert isinstance(entry.time, CrawlTime), entry
+    return entry.time
 
 
 def types(log: EventLog) -> list[str]:

@@ -174,7 +174,7 @@ def test_escaping_the_final_adventure_without_its_goals_loses_the_campaign(
     assert status(db, "x").status == "lost"
 
 
-def perished(adventure: str, party: list[str], *, slain: list[str]):  # type: ignore[no-untyped-def]
+def perished(adventure: str, party: list[str], *, slain: list[str]) -> State:
     """The whole party died in ``adventure`` after slaying a monster of each kind in
     ``slain``; the adventure ends as the engine ends it (goals judged, C-END-01)."""
     state = new_game(default_pack().ruleset(adventure), party)
@@ -299,7 +299,11 @@ def test_two_plays_at_once_on_one_database_play_one_after_the_other(tmp_path: Pa
         )
         for _ in range(2)
     ]
-    results = [(p.wait(timeout=120), p.stderr.read().decode()) for p in plays]  # type: ignore[union-attr]
+    results: list[tuple[int, str]] = []
+    for p in plays:
+        code = p.wait(timeout=120)
+        assert p.stderr is not None  # piped
+        results.append((code, p.stderr.read().decode()))
     for code, err in results:
         # Either played, or found the campaign lost by the adventure the other one played.
         assert code == 0 or (code == 2 and "is over" in err), err

@@ -25,7 +25,8 @@ from undercroft.core.grid import Pos
 from undercroft.keep import caution, knowledge, learning, stepping, traps
 from undercroft.keep.clock import TICKS_PER_MINUTE
 from undercroft.keep.invaders import Adventurer
-from undercroft.keep.structures import Trigger
+from undercroft.keep.structures import Mechanism, Trigger
+from undercroft.keep.world import World
 
 # The only way down is a corridor 1 tile wide, x = 5, y = 3..6.
 CORRIDOR = """
@@ -165,7 +166,7 @@ def test_in_caution_each_member_moves_exactly_20_percent_slower(
     times: list[int] = []
     real = stepping.move
 
-    def move(world, who: Adventurer, to: Pos) -> None:  # type: ignore[no-untyped-def]
+    def move(world: World, who: Adventurer, to: Pos) -> None:
         times.append(world.tick)
         real(world, who, to)
 
@@ -199,7 +200,9 @@ def test_a_group_in_caution_that_discovers_a_trap_leaves_it_and_corridors_no_lon
     stand(world, walker, 5, 4)
     caution.after_step(world, walker, group)
     assert group.caution == 0  # the corridor no longer puts it in Caution
-    learning.trap_went_off(world, world.structures["trap:1"], plate.id, walker.id, [])  # type: ignore[arg-type]
+    darts = world.structures["trap:1"]
+    assert isinstance(darts, Mechanism)
+    learning.trap_went_off(world, darts, plate.id, walker.id, [])
     assert group.caution == 1  # a trap going off still does
 
 

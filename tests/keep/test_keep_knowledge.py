@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from keep_kit import ScriptedDice, adv, invade, invaded, member, of, put, record_steps, stand, wire
@@ -170,7 +171,7 @@ def test_stalk_quality_darkness_and_bonuses_change_the_chance_exactly() -> None:
     model = DiceModel()
     target = world.ruleset.adventurers.discovery_target
 
-    def p(roll: dict) -> Fraction:  # type: ignore[type-arg]
+    def p(roll: dict[str, Any]) -> Fraction:
         mods = {k: v for k, v in roll["modifiers"].items() if k != "stalk"}
         return model.p_success(roll["stalk"], target, mods)
 

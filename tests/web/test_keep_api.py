@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_kit import bearer, make_client
+from web_kit import app_of, bearer, make_client
 
 from undercroft.keep import learning
 from undercroft.keep.invaders import Adventurer
@@ -24,7 +24,7 @@ def new_world(client: TestClient, scenario: str, seed: int) -> tuple[str, dict[s
 
 
 def watch_of(client: TestClient, url: str) -> KeepWatch:
-    watch: KeepWatch = client.app.state.worlds.get(url.rsplit("/", 1)[1])  # type: ignore[attr-defined]
+    watch: KeepWatch = app_of(client).state.worlds.get(url.rsplit("/", 1)[1])
     return watch
 
 
@@ -132,7 +132,11 @@ def test_keeper_commands_from_the_browser_are_the_scripts_commands() -> None:
         # The one parser: a script item of the same keys (and the schema's default
         # ``hold``) makes the same typed command.
         item = {"hold": True, **body}
-        assert cmd == command_from(item, lambda key, i=item: str(i[key]))  # type: ignore[misc]
+
+        def resolve(key: str, i: dict[str, Any] = item) -> str:
+            return str(i[key])
+
+        assert cmd == command_from(item, resolve)
         response = client.post(f"{url}/commands", headers=auth, json=body)
         assert response.status_code == 200, (body, response.text)
         assert response.json()["command"]["verb"] == body["do"]

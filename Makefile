@@ -48,7 +48,7 @@ browser:
 # The suite runs twice: with the compiled modules (if built) and as pure Python.
 test: install browser
 	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/mypy src
+	$(BIN)/mypy src tests benchmarks
 	$(BIN)/python -m pytest -q
 	UNDERCROFT_PURE=1 $(BIN)/python -m pytest -q
 

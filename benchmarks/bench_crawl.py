@@ -139,7 +139,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="undercroft-bench-") as scratch:
         added: list[Path] = []
         try:
-            refs = [] if args.no_baseline else [("0.2.0", BASELINE_TAG, BASELINE_COMMIT)]
+            refs: list[tuple[str, str, str | None]] = (
+                [] if args.no_baseline else [("0.2.0", BASELINE_TAG, BASELINE_COMMIT)]
+            )
             if args.against:
                 refs.append((args.against, args.against, None))
             for name, ref, fallback in refs:

@@ -180,7 +180,8 @@ def quiet_days(src: str | None, seeds: int) -> dict[str, float]:
     found = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
-    return json.loads(found.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    figures: dict[str, float] = json.loads(found.stdout.strip().splitlines()[-1])
+    return figures
 
 
 def day_with_five(seed: int, *, with_them: bool) -> float:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from undercroft.crawl import State
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -44,7 +46,8 @@ def test_the_crawl_guide_example_runs() -> None:
     namespace: dict[str, object] = {}
     exec(compile(example, "docs/crawl.md", "exec"), namespace)
     state = namespace["state"]
-    assert state.is_terminal()  # type: ignore[attr-defined]
+    assert isinstance(state, State)
+    assert state.is_terminal()
 
 
 def test_the_keep_guides_sample_run_is_what_the_command_prints() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 
 import icepool
@@ -22,9 +23,9 @@ PACK = default_pack()
 HEROES = list(PACK.heroes)
 
 
-def die_counts(word_of: object, modifier: int = 0) -> dict[str, Fraction]:
+def die_counts(word_of: Callable[[int], object], modifier: int = 0) -> dict[str, Fraction]:
     """Count the six faces by hand: the share of each word ``word_of(total)`` gives."""
-    out: Counter[str] = Counter(str(word_of(face + modifier)) for face in range(1, 7))  # type: ignore[operator]
+    out: Counter[str] = Counter(str(word_of(face + modifier)) for face in range(1, 7))
     return {w: Fraction(n, 6) for w, n in out.items()}
 
 

@@ -7,9 +7,12 @@ the package when it runs as root where apt-get is; elsewhere this test is skippe
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analysis.analysis_kit import Played, invoke
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Route
 
 # The browser is the suite's one Playwright session (the ``chromium`` fixture of
 # tests/conftest.py, which skips saying how to install it): a second sync_playwright()
@@ -26,13 +29,13 @@ def render(
     context = browser.new_context(offline=True, viewport={"width": 1100, "height": 900})
     try:
 
-        def guard(route: object) -> None:
-            url = route.request.url  # type: ignore[attr-defined]
+        def guard(route: Route) -> None:
+            url = route.request.url
             if url == page_path.as_uri():
-                route.continue_()  # type: ignore[attr-defined]
+                route.continue_()
             else:
                 tried.append(url)
-                route.abort()  # type: ignore[attr-defined]
+                route.abort()
 
         context.route("**/*", guard)
         page = context.new_page()

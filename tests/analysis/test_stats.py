@@ -32,7 +32,7 @@ def test_t_interval_is_scipys() -> None:
     data = np.array([3.0, 5.0, 4.0, 9.0, 2.0, 6.0])
     ours = t_interval(float(data.mean()), float(data.std(ddof=1)), len(data))
     low, high = sp.t.interval(0.95, len(data) - 1, loc=data.mean(), scale=sp.sem(data))
-    assert (ours.low, ours.high) == (pytest.approx(low), pytest.approx(high))
+    assert (ours.low, ours.high) == pytest.approx((low, high))
     assert math.isnan(t_interval(4.0, math.nan, 1).low)
 
 

@@ -118,6 +118,7 @@ def enumerate_outcomes(state: State, outcome: Outcome, policy: Policy) -> dict[s
     found: dict[str, Fraction] = {}
 
     def walk(node: State, p: Fraction) -> None:
+        branches: list[tuple[Action, Fraction]]
         if node.current_player() is Seat.CHANCE:
             branches = [(a, q) for a, q in node.chance_outcomes()]
         else:

@@ -7,8 +7,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from undercroft.core.dice import DiceSampler
-from undercroft.core.events import EventLog, Header
+from undercroft.core.dice import ChanceOutcome, DiceSampler
+from undercroft.core.events import CrawlTime, EventLog, Header, LogEntry
 from undercroft.core.grid import AreaInfo, Grid, Pos
 from undercroft.crawl import State, new_game
 from undercroft.crawl import effects as fx
@@ -233,7 +233,9 @@ def branches(state: State, judge: Callable[[State, EventLog], Hashable]) -> dict
 
 def outcome_word(state: State, log: EventLog) -> Hashable:
     """A :func:`branches` judge: the ``outcome`` of the first roll event in the log."""
-    rolls = [e.event.fields["outcome"] for e in log.entries if e.event.type == "roll"]
+    rolls: list[Hashable] = [
+        e.event.fields["outcome"] for e in log.entries if e.event.type == "roll"
+    ]
     return rolls[0]
 
 
@@ -250,17 +252,22 @@ def play_random(state: State, sampler: DiceSampler, max_actions: int = 5000) -> 
     return count
 
 
-def _co(action: Roll, p: Fraction):  # type: ignore[no-untyped-def]
-    from undercroft.core.dice import ChanceOutcome
-
+def _co(action: Roll, p: Fraction) -> ChanceOutcome:
     return ChanceOutcome(action.natural, p)
+
+
+def crawl_time(entry: LogEntry) -> CrawlTime:
+    """A crawl log entry's time (a crawl game stamps its events with turn and step)."""
+    assert isinstance(entry.time, CrawlTime), entry
+    return entry.time
 
 
 def types(log: EventLog) -> list[str]:
     return [e.event.type for e in log.entries]
 
 
-def events(log: EventLog, kind: str) -> list[dict[str, object]]:
+def events(log: EventLog, kind: str) -> list[dict[str, Any]]:
+    """The fields (JSON values, as ``Event.fields``) and rules of every ``kind`` event."""
     return [
         dict(e.event.fields) | {"rules": list(e.event.rules)}
         for e in log.entries

@@ -6,11 +6,13 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
-from undercroft.crawl import new_game
+from undercroft.crawl import State, campaign, new_game
 from undercroft.crawl.campaign import (
     DEAD,
     FALLEN,
@@ -33,10 +35,10 @@ def ended(
     *,
     left: dict[str, list[str]],
     dead: list[str],
-    rescued: list[str] = (),
+    rescued: Sequence[str] = (),
     outcome: str = "escaped",
     goals: tuple[str, ...] = (),
-):  # type: ignore[no-untyped-def,assignment]
+) -> State:
     """A finished adventure: heroes in ``left`` got out carrying those cards, ``goals``
     met."""
     state = new_game(default_pack().ruleset(adventure), party)
@@ -52,7 +54,7 @@ def ended(
     return state
 
 
-def record(db: Path, name: str, adventure: str, state) -> None:  # type: ignore[no-untyped-def]
+def record(db: Path, name: str, adventure: str, state: State) -> None:
     current = status(db, name)
     party = [h.hero for h in current.heroes if h.status == PARTY]
     index = len(current.played)
@@ -172,7 +174,7 @@ def test_escaping_the_final_adventure_without_its_goals_loses_the_campaign(
     assert status(db, "x").status == "lost"
 
 
-def perished(adventure: str, party: list[str], *, slain: list[str]):  # type: ignore[no-untyped-def]
+def perished(adventure: str, party: list[str], *, slain: list[str]) -> State:
     """The whole party died in ``adventure`` after slaying a monster of each kind in
     ``slain``; the adventure ends as the engine ends it (goals judged, C-END-01)."""
     state = new_game(default_pack().ruleset(adventure), party)
@@ -216,18 +218,15 @@ def test_a_crash_mid_adventure_loses_nothing_and_a_restart_replays_it(
     new(db, "x", PARTY4, seed=5)
     new(reference, "x", PARTY4, seed=5)
     before = status(db, "x")
-    import undercroft.crawl.campaign as campaign
 
-    real = campaign.play_adventure
-
-    def crash(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def crash(*args: object, **kwargs: object) -> NoReturn:
         raise KeyboardInterrupt  # the process is stopped mid-adventure
 
-    monkeypatch.setattr(campaign, "play_adventure", crash)
-    with pytest.raises(KeyboardInterrupt):
-        play(db, "x")
+    with monkeypatch.context() as patch:  # the real play_adventure is back after the block
+        patch.setattr(campaign, "play_adventure", crash)
+        with pytest.raises(KeyboardInterrupt):
+            play(db, "x")
     assert status(db, "x") == before
-    monkeypatch.setattr(campaign, "play_adventure", real)
     play(db, "x")
     play(reference, "x")
     assert status(db, "x").played == status(reference, "x").played
@@ -300,7 +299,11 @@ def test_two_plays_at_once_on_one_database_play_one_after_the_other(tmp_path: Pa
         )
         for _ in range(2)
     ]
-    results = [(p.wait(timeout=120), p.stderr.read().decode()) for p in plays]  # type: ignore[union-attr]
+    results: list[tuple[int, str]] = []
+    for p in plays:
+        code = p.wait(timeout=120)
+        assert p.stderr is not None  # piped
+        results.append((code, p.stderr.read().decode()))
     for code, err in results:
         # Either played, or found the campaign lost by the adventure the other one played.
         assert code == 0 or (code == 2 and "is over" in err), err

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from undercroft.cli import app
 from undercroft.core.content import ContentError
 from undercroft.core.dice import DiceSampler
-from undercroft.core.grid import Terrain
+from undercroft.core.grid import Pos, Terrain
 from undercroft.crawl import effects as fx
 from undercroft.crawl import new_game
 from undercroft.crawl.content import DEFAULT_PACK, Pack, default_pack, load_pack
@@ -127,9 +127,7 @@ def test_each_adventure_connects_the_rooms_its_own_way(pack: Pack) -> None:
     assert len(layouts) == len(pack.adventures)
 
 
-def grid_pos(x: int, y: int):  # type: ignore[no-untyped-def]
-    from undercroft.core.grid import Pos
-
+def grid_pos(x: int, y: int) -> Pos:
     return Pos(int(x), int(y))
 
 
@@ -531,7 +529,7 @@ def test_the_guides_example_pack_is_valid_and_playable(tmp_path: Path) -> None:
 @pytest.mark.rule("C-SETUP-02")
 def test_the_guide_documents_every_effect_type_and_who() -> None:
     text = DOCS.read_text(encoding="utf-8")
-    for model in fx.Effect.__args__:  # type: ignore[attr-defined]
+    for model in fx.Effect.__args__:
         kind = model.model_fields["type"].default
         assert f"| `{kind}` |" in text, kind
     for who in ("target", "self", "explorers", "here", "party"):

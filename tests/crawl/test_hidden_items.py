@@ -265,9 +265,10 @@ def the_item(state: State) -> str:
     return uid
 
 
-def ana_casting(state: State, seat: Seat) -> object:
+def ana_casting(state: State, seat: Seat) -> dict[str, Any] | None:
     [ana] = [h for h in observe(state, seat).heroes if h["id"] == "hero:ana"]
-    return ana["casting"]
+    casting: dict[str, Any] | None = ana["casting"]  # as observe's _casting gives it
+    return casting
 
 
 def dm_log(state: State) -> list[tuple[str, dict[str, Any]]]:

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 from crawl_kit import HEROES, board, events, hero, next_turn, play_to, roll, ruleset, start
 
+from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import FightStamina, MonsterMove, SpendStamina, Step, UseItem
 from undercroft.crawl.engine import Seat
@@ -50,7 +51,7 @@ def test_the_light_cannot_be_raised_above_twenty() -> None:
     assert [e["light"] for e in events(log, "light.changed")] == [20]
 
 
-def light_zero(*party: str) -> tuple[State, object]:
+def light_zero(*party: str) -> tuple[State, EventLog]:
     rules = ruleset(
         board(
             """

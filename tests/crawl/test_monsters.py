@@ -5,12 +5,14 @@ C-TRAP-05, R-C-TRAP-01), and distance for monster abilities (C-DIST-01)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Literal
 
 import icepool
 import pytest
 from crawl_kit import (
     board,
     branches,
+    crawl_time,
     events,
     next_turn,
     outcome_word,
@@ -53,7 +55,7 @@ BEND = board(
 def patrol_rolls(log: EventLog) -> list[tuple[int, str, object]]:
     """(turn, corridor, outcome) of every Patrol roll, in order."""
     return [
-        (e.time.turn, e.event.fields["corridor"], e.event.fields["outcome"])  # type: ignore[union-attr]
+        (crawl_time(e).turn, e.event.fields["corridor"], e.event.fields["outcome"])
         for e in log.entries
         if e.event.type == "roll" and "C-MON-03" in e.event.rules
     ]
@@ -181,12 +183,14 @@ TWO_CORRIDORS = board(
 
 @pytest.mark.parametrize("step", ["turn_start", "turn_end"])
 @pytest.mark.rule("C-MON-03", "R-C-PATROL-01")
-def test_one_patrol_roll_per_corridor_holding_heroes_each_turn(step: str) -> None:
+def test_one_patrol_roll_per_corridor_holding_heroes_each_turn(
+    step: Literal["turn_start", "turn_end"],
+) -> None:
     rules = ruleset(
         TWO_CORRIDORS,
         starts=("a", "b", "c"),
         patrol=("rat",),
-        options=Options(patrol_roll_step=step),  # type: ignore[arg-type]
+        options=Options(patrol_roll_step=step),
     )
     state, log = start(rules, ["ana", "bram", "eryn"])
     for _ in range(3):
@@ -200,7 +204,7 @@ def test_one_patrol_roll_per_corridor_holding_heroes_each_turn(step: str) -> Non
     ]
     if step == "turn_end":
         rolled = [e for e in log.entries if e.event.type == "roll" and "C-MON-03" in e.event.rules]
-        assert {e.time.step for e in rolled} == {"turn_end"}  # type: ignore[union-attr]
+        assert {crawl_time(e).step for e in rolled} == {"turn_end"}
 
 
 @pytest.mark.rule("C-MON-03", "R-C-SURP-03")
@@ -362,9 +366,10 @@ def test_an_unroused_guard_holds_its_square() -> None:
     from undercroft.crawl.monsters import can_move, legal_monster_movement
 
     assert not can_move(orc)
+    assert state.pending is not None
     assert [
         a for a in legal_monster_movement(state, state.pending) if isinstance(a, MonsterMove)
-    ] == []  # type: ignore[arg-type]
+    ] == []
 
 
 @pytest.mark.rule("C-MON-01", "C-MON-04", "C-SURP-04")
@@ -458,11 +463,13 @@ GALLERY = board(
 
 @pytest.mark.parametrize(("metric", "in_range"), [("walking", False), ("manhattan", True)])
 @pytest.mark.rule("C-DIST-01", "R-CORE-DIST-01", "C-LOS-01")
-def test_monster_ability_range_is_counted_in_squares_walked(metric: str, in_range: bool) -> None:
+def test_monster_ability_range_is_counted_in_squares_walked(
+    metric: Literal["walking", "manhattan"], in_range: bool
+) -> None:
     rules = ruleset(
         GALLERY,
         placements=[("gazer", "g")],
-        options=Options(distance_metric=metric),  # type: ignore[arg-type]
+        options=Options(distance_metric=metric),
     )
     state, _ = start(rules, ["ana"])
     state.apply(Done())

@@ -9,6 +9,7 @@ from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import AREA_KEY, UNKNOWN, observe
 from undercroft.crawl.ruleset import Goal
+from undercroft.crawl.state import State
 
 LAYOUT = board(
     """
@@ -27,7 +28,7 @@ LAYOUT = board(
 )
 
 
-def game():  # type: ignore[no-untyped-def]
+def game() -> State:
     rules = ruleset(LAYOUT, starts=("a", "b"), placements=[("orc", "o")], traps={"t": "pit"})
     state, _ = start(rules, ["ana", "dell"])
     dell = state.heroes["hero:dell"]

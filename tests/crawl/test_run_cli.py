@@ -131,7 +131,7 @@ def test_a_policy_of_ones_own_is_loaded_as_module_colon_factory(
     plugin = ["--policy", "plugin_policy:make", "--dm", "plugin_policy:make"]
     code, out, err = run("run", "crawl", *plugin, "--seed", "4", "--log", str(mine), "--quiet")
     assert code == 0, out + err
-    import plugin_policy  # type: ignore[import-not-found]
+    import plugin_policy
 
     from undercroft.crawl.engine import Seat
 

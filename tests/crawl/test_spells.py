@@ -10,6 +10,7 @@ import pytest
 from combat_kit import advance, events, fight, waiting_for, with_content
 from crawl_kit import board, hero, roll, ruleset, start
 
+from undercroft.core.events import EventLog
 from undercroft.core.grid import AreaInfo, Grid, Pos
 from undercroft.crawl import State
 from undercroft.crawl import effects as fx
@@ -321,7 +322,8 @@ def test_a_blind_scroll_of_a_spell_in_effect_fizzles_when_read() -> None:
     state.apply(Cast("hero:dell", "glow", None, False, None))
     assert Cast("hero:eryn", "", scroll) in state.legal_actions()  # offered all the same
     state.apply(Cast("hero:eryn", "", scroll))
-    [fizzled] = events(state.sink, "spell.fizzled")  # type: ignore[arg-type]
+    assert isinstance(state.sink, EventLog)
+    [fizzled] = events(state.sink, "spell.fizzled")
     assert (fizzled["spell"], fizzled["reason"]) == ("glow", "ongoing")
     assert state.light == 13 and scroll not in eryn.items and eryn.ongoing == {}
 

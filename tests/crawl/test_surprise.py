@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import icepool
 import pytest
@@ -59,14 +60,14 @@ ANA, BRAM, CORA = "hero:ana", "hero:bram", "hero:cora"
 TO_THE_DEN = (Pos(4, 1), Pos(5, 1), Pos(6, 1))
 
 
-def walk_into_view(monster: str, hero: str, *, light: int = 20, **options: object) -> State:
+def walk_into_view(monster: str, hero: str, *, light: int = 20, **options: Any) -> State:
     """``hero`` walks to the den's mouth, revealing ``monster``; stops at its Surprise
     roll (eryn, behind, rolls next, so the game waits there after it)."""
     rules = ruleset(
         DEN,
         starts=("a", "b"),
         placements=[(monster, "o")],
-        options=Options(light=light, **options),  # type: ignore[arg-type]
+        options=Options(light=light, **options),
     )
     state, _ = start(rules, [hero, "eryn"])
     state.apply(Move(f"hero:{hero}", TO_THE_DEN))

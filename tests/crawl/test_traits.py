@@ -33,7 +33,7 @@ Modifiers = dict[str, object]
 
 def last_roll(log: EventLog, actor: str) -> Modifiers:
     rolled = [e for e in events(log, "roll") if e["actor"] == actor]
-    modifiers: Modifiers = rolled[-1]["modifiers"]  # type: ignore[assignment]
+    modifiers: Modifiers = rolled[-1]["modifiers"]
     return modifiers
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Literal
 
 import icepool
 import pytest
@@ -114,11 +115,13 @@ GALLERY = board(
     [("walking", [Pos(1, 3)]), ("manhattan", [Pos(1, 3), Pos(7, 1)])],
 )
 @pytest.mark.rule("C-TRAP-01", "C-LOS-01", "C-DIST-01", "R-CORE-DIST-01")
-def test_detection_needs_both_the_radius_and_line_of_sight(metric: str, found: list[Pos]) -> None:
+def test_detection_needs_both_the_radius_and_line_of_sight(
+    metric: Literal["walking", "manhattan"], found: list[Pos]
+) -> None:
     rules = ruleset(
         GALLERY,
         traps={"x": "pit", "y": "pit", "z": "pit"},
-        options=Options(distance_metric=metric),  # type: ignore[arg-type]
+        options=Options(distance_metric=metric),
     )
     state, _ = start(rules, ["ana"])
     play_to(state, "detect_traps")

@@ -6,7 +6,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from crawl_kit import HEROES, board, events, hero, next_turn, play_to, roll, ruleset, start
+from crawl_kit import (
+    HEROES,
+    board,
+    crawl_time,
+    events,
+    hero,
+    next_turn,
+    play_to,
+    roll,
+    ruleset,
+    start,
+)
 
 from undercroft.core.events import EventLog
 from undercroft.core.grid import AreaInfo, Pos
@@ -73,7 +84,7 @@ def test_the_five_steps_come_in_order() -> None:
         ("explore", "detect_traps"),
         ("trade", "trade"),
     ]
-    steps = [(e.event.type, e.time.step) for e in log.entries if e.time.turn == 1]  # type: ignore[union-attr]
+    steps = [(e.event.type, crawl_time(e).step) for e in log.entries if crawl_time(e).turn == 1]
     assert ("turn.started", "turn_start") in steps
     assert steps[-1] == ("light.dropped", "turn_end")
     assert state.turn == 2 and state.step == "movement"
@@ -113,7 +124,7 @@ def test_turn_start_rolls_for_patrols_then_each_hero_recovers_one_stamina() -> N
     state.heroes[BRAM].stamina = 4  # full: nothing to recover
     next_turn(state, 6, 6, 4)
     assert (state.heroes[ANA].stamina, state.heroes[BRAM].stamina) == (2, 4)
-    turn_two = [e for e in log.entries if e.time.turn == 2]  # type: ignore[union-attr]
+    turn_two = [e for e in log.entries if crawl_time(e).turn == 2]
     order = [e.event.type for e in turn_two]
     assert order == ["turn.started", "roll", "recovered"]
     recovered = dict(turn_two[2].event.fields)
@@ -175,7 +186,7 @@ def test_turn_end_rolls_deaths_door_before_the_light_drops() -> None:
     play_to(state, "deaths_door", 6)
     assert state.step == "turn_end" and state.light == 20
     roll(state, 5)
-    types = [e.event.type for e in log.entries if e.time.step == "turn_end"]  # type: ignore[union-attr]
+    types = [e.event.type for e in log.entries if crawl_time(e).step == "turn_end"]
     assert types == ["roll", "light.dropped"]
     assert (events(log, "roll")[-1]["outcome"], state.light) == ("survives", 19)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from undercroft.core.dice import DiceSampler
-from undercroft.core.events import EventLog
+from undercroft.core.events import EventLog, KeepTime, LogEntry
 from undercroft.core.grid import Pos
 from undercroft.keep import building, invasions, stepping
 from undercroft.keep.actors import Creature, Job, Merchant, Minion
@@ -105,6 +105,12 @@ def make_world(
     log = world.open_log()
     assert isinstance(log, EventLog)
     return world, log
+
+
+def keep_time(entry: LogEntry) -> KeepTime:
+    """A keep log entry's time (a keep world stamps its events with the minute)."""
+    assert isinstance(entry.time, KeepTime), entry
+    return entry.time
 
 
 def put(world: World, kind: str, x: int, y: int, **kw: Any) -> Structure:

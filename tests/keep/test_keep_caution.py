@@ -25,7 +25,8 @@ from undercroft.core.grid import Pos
 from undercroft.keep import caution, knowledge, learning, stepping, traps
 from undercroft.keep.clock import TICKS_PER_MINUTE
 from undercroft.keep.invaders import Adventurer
-from undercroft.keep.structures import Trigger
+from undercroft.keep.structures import Mechanism, Trigger
+from undercroft.keep.world import World
 
 # The only way down is a corridor 1 tile wide, x = 5, y = 3..6.
 CORRIDOR = """
@@ -81,6 +82,7 @@ def test_a_known_trigger_is_walked_round_when_it_can_be(monkeypatch: pytest.Monk
 def test_a_known_plate_that_blocks_the_way_is_disarmed() -> None:
     world, log = invaded(CORRIDOR)
     plate = put(world, "pressure_plate", 5, 4)
+    assert isinstance(plate, Trigger)
     put(world, "spinning_blades", 5, 6)
     wire(world, (5, 4), (5, 5), (5, 6))
     world.streams["adventurers"] = ScriptedDice(dice=[3, 19])  # a failure, then a success
@@ -164,7 +166,7 @@ def test_in_caution_each_member_moves_exactly_20_percent_slower(
     times: list[int] = []
     real = stepping.move
 
-    def move(world, who: Adventurer, to: Pos) -> None:  # type: ignore[no-untyped-def]
+    def move(world: World, who: Adventurer, to: Pos) -> None:
         times.append(world.tick)
         real(world, who, to)
 
@@ -198,7 +200,9 @@ def test_a_group_in_caution_that_discovers_a_trap_leaves_it_and_corridors_no_lon
     stand(world, walker, 5, 4)
     caution.after_step(world, walker, group)
     assert group.caution == 0  # the corridor no longer puts it in Caution
-    learning.trap_went_off(world, world.structures["trap:1"], plate.id, walker.id, [])  # type: ignore[arg-type]
+    darts = world.structures["trap:1"]
+    assert isinstance(darts, Mechanism)
+    learning.trap_went_off(world, darts, plate.id, walker.id, [])
     assert group.caution == 1  # a trap going off still does
 
 
@@ -241,7 +245,7 @@ def test_inside_gas_the_caution_bonus_is_lost_but_the_learned_bonuses_stay() -> 
     traps.walker_enters(world, gas_plate.id, walker)  # gas around (6, 4), 2 tiles
     assert caution.in_gas(world, walker.pos) and group.caution == 2
     assert caution.bonus(world, walker, group) == 0
-    knowledge.discover(world, walker, group, far)  # type: ignore[arg-type]
+    knowledge.discover(world, walker, group, far)
     (roll,) = [e for e in of(log, "roll") if e.get("trigger") == far.id]
     assert roll["bonuses"] == {"detect": 2, "caution": 0}
     world.run(world.now + 31)  # the gas is gone

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from keep_kit import keep_time
 from typer.testing import CliRunner
 
 from undercroft.cli import app
@@ -62,7 +63,7 @@ def test_save_and_resume_from_the_command_line(tmp_path: Path) -> None:
     assert second.exit_code == 0, second.output
     rest = read_log(log)
     assert rest.summary is not None and rest.summary.results["days"] == 4
-    assert min(e.time.day for e in rest.entries) == 3  # type: ignore[union-attr]
+    assert min(keep_time(e).day for e in rest.entries) == 3
 
 
 @pytest.mark.parametrize(
@@ -107,7 +108,7 @@ def test_invasions_are_on_by_default_with_an_account_a_summary_and_a_view(tmp_pa
     written = read_log(log)
     arrived = [e for e in written.entries if e.event.type == "invasion.arrived"]
     first = arrived[0].event.fields
-    assert first["number"] == 1 and arrived[0].time.day == 2  # type: ignore[union-attr]
+    assert first["number"] == 1 and keep_time(arrived[0]).day == 2
     assert f"invasion 1 ({first['kind']}) arrived from {first['from']}" in out
     assert "sighted by" in out and "indicator:" in out
     assert "Invasions" in out and " out" in out  # the summary per invasion

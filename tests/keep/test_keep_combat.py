@@ -386,4 +386,5 @@ def test_a_lair_creature_never_opens_a_door_to_reach_an_enemy_the_master_always_
     master.fighting = True
     stepping.occupy(world, master, master.pos)
     assert fighters._close_in(world, master, warrior) is True  # into the doorway
-    assert master.pos == Pos(5, 3) and world.door_at(Pos(5, 3)).open  # type: ignore[union-attr]
+    door = world.door_at(Pos(5, 3))
+    assert master.pos == Pos(5, 3) and door is not None and door.open

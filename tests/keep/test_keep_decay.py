@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from keep_kit import HALL, creature, fired, make_world, minion, of, put, wire
 
+from undercroft.core.events import EventLog
 from undercroft.keep import traps
 from undercroft.keep.actors import Job
 from undercroft.keep.commands import PullLever, execute
@@ -39,6 +40,7 @@ def test_an_expired_part_stops_working_until_rearmed_and_the_count_restarts() ->
     wire(world, (5, 3), (7, 3))
     world.run(TWO_DAYS)
     assert isinstance(plate, TrapPart) and plate.state is PartState.EXPIRED
+    assert isinstance(blades, TrapPart)
     wolf = creature(world, "wolf", 5, 3)
     traps.walker_enters(world, plate.id, wolf)
     assert fired(log) == []  # the crossed-out dart: it does nothing
@@ -46,6 +48,7 @@ def test_an_expired_part_stops_working_until_rearmed_and_the_count_restarts() ->
     world.run(TWO_DAYS + 100)
     traps.complete(world, plate, kobold, fumble=False)
     traps.complete(world, blades, kobold, fumble=False)
+    plate = plate  # the rearm changed its state: mypy forgets the narrowing (mypy#17537)
     rearmed = of(log, "part.rearmed")
     assert [(e["reason"], e["waited"]) for e in rearmed] == [("decay", 100), ("decay", 100)]
     assert plate.state is PartState.ARMED and blades.state is PartState.ARMED
@@ -118,6 +121,7 @@ def test_the_workload_emerges_and_doubles_with_the_traps() -> None:
 def test_the_summary_counts_what_the_log_shows() -> None:
     world = build_world("trapworks", seed=3)
     log = world.open_log()
+    assert isinstance(log, EventLog)
     world.run_days(6)
     summary = world.close_log()
     rearmed = [e for e in log.entries if e.event.type == "part.rearmed"]

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from keep_kit import keep_time
 from typer.testing import CliRunner
 
 from undercroft.cli import app
@@ -64,7 +65,7 @@ def test_late_starts_on_day_40_against_five_member_high_level_parties() -> None:
     world.run_days(2)
     arrived = log.of_type("invasion.arrived")
     assert arrived and arrived[0].event.fields["number"] == 61
-    assert all(day_of(e.time.minute) >= 40 for e in arrived)  # type: ignore[union-attr]
+    assert all(day_of(keep_time(e).minute) >= 40 for e in arrived)
     sizes = [len(e.event.fields["members"]) for e in arrived]
     levels = [m["level"] for e in arrived for m in e.event.fields["members"]]
     assert max(sizes) >= 5 and sum(levels) / len(levels) >= 3
@@ -106,7 +107,7 @@ def test_a_save_in_the_middle_of_a_fight_continues_identically(tmp_path: Path) -
     straight.run_days(3)
     fights = [e for e in whole.of_type("attack")]
     assert fights
-    at = fights[len(fights) // 2].time.minute  # type: ignore[union-attr]
+    at = keep_time(fights[len(fights) // 2]).minute
     straight.run_days(2)
     first = build_world("mid", seed=2)
     first.open_log()
@@ -122,7 +123,7 @@ def test_a_save_in_the_middle_of_a_fight_continues_identically(tmp_path: Path) -
         return [
             json.dumps({k: v for k, v in e.to_json().items() if k != "seq"})
             for e in log.entries
-            if e.time.minute > at  # type: ignore[union-attr]
+            if keep_time(e).minute > at
         ]
 
     assert after(rest) == after(whole) and len(after(rest)) > 100

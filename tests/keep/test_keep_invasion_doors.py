@@ -4,6 +4,7 @@ and what locks buy you (K-DEF-01, K-PATH-01)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from keep_kit import (
@@ -23,7 +24,7 @@ from keep_kit import (
 
 from undercroft.core.grid import Pos
 from undercroft.keep import doors, forcing, goals
-from undercroft.keep.invasion_state import GroupJob
+from undercroft.keep.invasion_state import Group, GroupJob
 from undercroft.keep.structures import Door
 
 # A door on the short way to the Master, an open gap on a longer one.
@@ -56,11 +57,13 @@ LOCKED_CORRIDOR = """
 """
 
 
-def way_round_runs(traits: tuple[str, ...], groups: int, seed: int = 0) -> tuple[list, list]:  # type: ignore[type-arg]
+def way_round_runs(
+    traits: tuple[str, ...], groups: int, seed: int = 0
+) -> tuple[list[dict[str, Any]], list[bool]]:
     """Send ``groups`` groups one after another past the door; their K-DOOR-01 draws and
     whether each stepped through the door."""
     world, log = invaded(calm(DOOR_OR_GAP), CALM + PILE, seed=seed)
-    through = []
+    through: list[bool] = []
     for _ in range(groups):
         group = invade(world, member("warrior", 1, *traits), goal="steal_treasure")
         walker = adv(world, group)
@@ -134,7 +137,7 @@ def test_a_cartographer_who_escapes_makes_his_factions_next_group_never_go_round
     ]
 
 
-def locked_door_runs(traits: tuple[str, ...], groups: int) -> list[dict]:  # type: ignore[type-arg]
+def locked_door_runs(traits: tuple[str, ...], groups: int) -> list[dict[str, Any]]:
     world, log = invaded(
         calm(
             LOCKED_CORRIDOR.replace(
@@ -247,7 +250,11 @@ def test_locked_doors_buy_time_not_safety() -> None:
     for name, tiles in (("open", LOCKED_CORRIDOR.replace("&", "+")), ("locked", LOCKED_CORRIDOR)):
         world, _ = invaded(calm(tiles), CALM + PILE, seed=5)
         group = invade(world, member("rogue", 2), member("warrior", 2), goal="steal_treasure")
-        run_until(world, lambda g=group: g.goal_met is not None, minutes=3 * 1440)  # type: ignore[misc]
+
+        def judged(g: Group = group) -> bool:
+            return g.goal_met is not None
+
+        run_until(world, judged, minutes=3 * 1440)
         times[name] = world.now
         assert group.goal_met == "met" and goals.available(world, "steal_treasure")
     assert times["locked"] > times["open"] + 15

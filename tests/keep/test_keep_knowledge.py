@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from keep_kit import ScriptedDice, adv, invade, invaded, member, of, put, record_steps, stand, wire
@@ -12,6 +13,7 @@ from undercroft.core.grid import Pos
 from undercroft.keep import knowledge, traps
 from undercroft.keep.actors import Condition
 from undercroft.keep.structures import Trigger
+from undercroft.keep.world import World
 
 WIDE = "\n".join(
     ["###############p###############"]
@@ -33,7 +35,7 @@ TWO_WAYS = """
 """
 
 
-def trap_at(world, x: int, y: int, kind: str = "pressure_plate") -> Trigger:  # type: ignore[no-untyped-def]
+def trap_at(world: World, x: int, y: int, kind: str = "pressure_plate") -> Trigger:
     trigger = put(world, kind, x, y)
     put(world, "dart_launcher", x, y + 2)
     wire(world, (x, y), (x, y + 2))
@@ -169,7 +171,7 @@ def test_stalk_quality_darkness_and_bonuses_change_the_chance_exactly() -> None:
     model = DiceModel()
     target = world.ruleset.adventurers.discovery_target
 
-    def p(roll: dict) -> Fraction:  # type: ignore[type-arg]
+    def p(roll: dict[str, Any]) -> Fraction:
         mods = {k: v for k, v in roll["modifiers"].items() if k != "stalk"}
         return model.p_success(roll["stalk"], target, mods)
 

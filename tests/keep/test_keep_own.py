@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from keep_kit import HALL, creature, fired, make_world, merchant, minion, of, put, wire
 
+from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos
 from undercroft.keep import jobs, movement, visitors
 from undercroft.keep.actors import Being, Job
@@ -14,7 +15,7 @@ from undercroft.keep.world import World
 LAIR = '[[lair]]\nname = "den"\nat = [8, 7]\n'
 
 
-def trap_world(mechanism: str = "spinning_blades") -> tuple[World, Trigger, str, object]:
+def trap_world(mechanism: str = "spinning_blades") -> tuple[World, Trigger, str, EventLog]:
     world, log = make_world(HALL, LAIR)
     plate = put(world, "pressure_plate", 5, 3)
     trap = put(world, mechanism, 8, 3)

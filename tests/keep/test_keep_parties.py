@@ -6,15 +6,33 @@ import pytest
 from keep_kit import HALL, invaded, of
 
 from undercroft.core.dice import DiceSampler, derive_seed
-from undercroft.keep.parties import as_warriors, draw_party
+from undercroft.keep.parties import PartyDraw, as_warriors, draw_party
 from undercroft.keep.ruleset import default_ruleset
 
 CONTENT = default_ruleset().adventurers
 
 
-def draws(number: int, day: int, n: int, seed: int = 0, **flags: bool) -> list:  # type: ignore[type-arg]
+def draws(
+    number: int,
+    day: int,
+    n: int,
+    seed: int = 0,
+    *,
+    mob_allowed: bool = True,
+    strength_allowed: bool = True,
+) -> list[PartyDraw]:
     rng = DiceSampler(derive_seed(seed, number * 1000 + day))
-    return [draw_party(rng, CONTENT, number, day, **flags) for _ in range(n)]
+    return [
+        draw_party(
+            rng,
+            CONTENT,
+            number,
+            day,
+            mob_allowed=mob_allowed,
+            strength_allowed=strength_allowed,
+        )
+        for _ in range(n)
+    ]
 
 
 @pytest.mark.rule("K-SIZE-01", "K-SIZE-04")

@@ -9,6 +9,7 @@ import pytest
 from keep_kit import HALL, make_world
 
 from undercroft.core.content import ContentError, check_file
+from undercroft.core.events import EventLog
 from undercroft.keep import trapworks
 from undercroft.keep.actors import Job, Minion
 from undercroft.keep.scenario import build_world, resolve, shipped
@@ -159,6 +160,7 @@ def test_the_example_in_the_user_guide_runs() -> None:
 
     world = world_from_text(text, seed=1, file="docs/keep.md")
     log = world.open_log()
+    assert isinstance(log, EventLog)
     world.run_days(4)
     assert world.close_log()["traps_fired"] >= 1  # the wolf steps on the plate
     commands = [e.event.fields for e in log.entries if e.event.type == "command"]
@@ -169,6 +171,7 @@ def test_the_example_in_the_user_guide_runs() -> None:
 def test_the_warrens_scenario_plays_every_invasion_command_and_happening() -> None:
     world = build_world("warrens", seed=1)
     log = world.open_log()
+    assert isinstance(log, EventLog)
     world.run_days(30)
     world.close_log()
     commands = {

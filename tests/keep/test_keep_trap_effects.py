@@ -27,7 +27,7 @@ from undercroft.core.grid import Pos
 from undercroft.keep import caution, traps
 from undercroft.keep.actors import Job
 from undercroft.keep.ruleset import Effect, default_ruleset
-from undercroft.keep.structures import Mechanism, PartState
+from undercroft.keep.structures import Mechanism, PartState, Trigger
 from undercroft.keep.world import World
 
 # The mechanism stands at (4, 2) with a wall at (5, 2) east of it.
@@ -157,6 +157,7 @@ def test_every_mechanism_kind_has_an_effect_and_the_wounding_ones_a_wound() -> N
 def test_a_victim_resists_with_block_caution_and_what_it_learned() -> None:
     world, log = invaded(WALLED)
     mech = put(world, "spinning_blades", MECH.x, MECH.y)
+    assert isinstance(mech, Mechanism)
     group = invade(world, member("warrior", 2), goal="kill_master")
     walker = adv(world, group)
     stand(world, walker, NEAR.x, NEAR.y)
@@ -186,7 +187,8 @@ def test_your_own_side_is_caught_unless_the_switch_spares_it() -> None:
         mech = put(world, "dart_launcher", MECH.x, MECH.y)
         kobold = minion(world, NEAR.x, NEAR.y, job=Job.NONE)
         wolf = creature(world, "wolf", 2, 2)
-        fire(world, mech)  # type: ignore[arg-type]
+        assert isinstance(mech, Mechanism)
+        fire(world, mech)
         caught = of(log, "trap.fired")[0]["caught"]
         assert caught == ([wolf.id] if spare else [kobold.id, wolf.id])
     assert world.header().options["trap_friendly_fire"] is False
@@ -227,7 +229,8 @@ def test_a_mechanism_with_nothing_wired_never_fires_not_even_on_a_fumble() -> No
     assert blades.state is PartState.USED  # the rearm starts again
     # A trigger wired to nothing does nothing on a fumble either.
     lone = put(world, "tripwire", 8, 4)
-    lone.state = PartState.USED  # type: ignore[attr-defined]
+    assert isinstance(lone, Trigger)
+    lone.state = PartState.USED
     world.rng = ScriptedDice(dice=[1], chances=[True])
-    assert traps.rearm(world, kobold, lone) is traps.RearmOutcome.FAILED  # type: ignore[arg-type]
+    assert traps.rearm(world, kobold, lone) is traps.RearmOutcome.FAILED
     assert of(log, "trap.fired") == [] and len(of(log, "part.fumbled")) == 2

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_kit import bearer, make_client
+from web_kit import app_of, bearer, make_client
 
 from undercroft.keep import learning
 from undercroft.keep.invaders import Adventurer
@@ -24,7 +24,7 @@ def new_world(client: TestClient, scenario: str, seed: int) -> tuple[str, dict[s
 
 
 def watch_of(client: TestClient, url: str) -> KeepWatch:
-    watch: KeepWatch = client.app.state.worlds.get(url.rsplit("/", 1)[1])  # type: ignore[attr-defined]
+    watch: KeepWatch = app_of(client).state.worlds.get(url.rsplit("/", 1)[1])
     return watch
 
 
@@ -35,7 +35,8 @@ def test_a_watched_world_is_the_world_run_keep_runs() -> None:
     url, token = f"/api/keep/worlds/{made.json()['id']}", made.json()["token"]
     assert client.get(f"{url}/view").status_code == 401
     assert client.get(f"{url}/view", headers=bearer("x" * 43)).status_code == 401
-    for bad in ({"minutes": 0}, {"minutes": 10**9}, {"minutes": "1"}, [], {"next": 1}):
+    bodies: list[object] = [{"minutes": 0}, {"minutes": 10**9}, {"minutes": "1"}, [], {"next": 1}]
+    for bad in bodies:
         assert client.post(f"{url}/advance", headers=bearer(token), json=bad).status_code == 422
     unknown_kind = client.post(f"{url}/advance", headers=bearer(token), json={"next": "x"})
     assert unknown_kind.status_code == 422
@@ -131,7 +132,11 @@ def test_keeper_commands_from_the_browser_are_the_scripts_commands() -> None:
         # The one parser: a script item of the same keys (and the schema's default
         # ``hold``) makes the same typed command.
         item = {"hold": True, **body}
-        assert cmd == command_from(item, lambda key, i=item: str(i[key]))  # type: ignore[misc]
+
+        def resolve(key: str, i: dict[str, Any] = item) -> str:
+            return str(i[key])
+
+        assert cmd == command_from(item, resolve)
         response = client.post(f"{url}/commands", headers=auth, json=body)
         assert response.status_code == 200, (body, response.text)
         assert response.json()["command"]["verb"] == body["do"]

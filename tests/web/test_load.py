@@ -23,6 +23,7 @@ def request(
     headers: dict[str, str] | None = None,
 ) -> tuple[int, bytes]:
     url = urlparse(base)
+    assert url.hostname is not None, base
     conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
     try:
         conn.request(method, path, body=body, headers=headers or {})
@@ -43,8 +44,8 @@ def call(base: str, method: str, path: str, token: str | None = None, data: Any 
 
 def toward_the_exit(view: dict[str, Any]) -> dict[str, Any]:
     """Leave if one can, else step nearer an exit, else end the step."""
-    legal = view["legal"]
-    exits = [tuple(e) for e in view["exits"]]
+    legal: list[dict[str, Any]] = view["legal"]
+    exits: list[tuple[int, int]] = [tuple(e) for e in view["exits"]]
     leave = [a for a in legal if a["action"] == "Leave"]
     if leave:
         return leave[0]

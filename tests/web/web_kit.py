@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from undercroft.crawl.engine import Seat
@@ -31,8 +32,15 @@ def start(client: TestClient, **body: Any) -> dict[str, Any]:
     return data
 
 
+def app_of(client: TestClient) -> FastAPI:
+    """The client's app (``create_app`` makes a FastAPI), its games and worlds in its state."""
+    app = client.app
+    assert isinstance(app, FastAPI)
+    return app
+
+
 def game_of(client: TestClient, game_id: str) -> CrawlGame:
-    game: CrawlGame = client.app.state.games.get(game_id)  # type: ignore[attr-defined]
+    game: CrawlGame = app_of(client).state.games.get(game_id)
     return game
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from undercroft.core.grid import AreaInfo, DoorState, Grid, MapError, Pos, Terrain
@@ -109,7 +111,7 @@ def test_char_array_after_a_change_is_the_array_drawn_afresh() -> None:
     grid = Grid.from_text("#####\n#.+.#\n#:~T#\n#####")
     before = grid.char_array()
     drawn = before.copy()
-    changes = [
+    changes: list[Callable[[], None]] = [
         lambda: grid.set_door(Pos(2, 1), DoorState.OPEN),
         lambda: grid.set_door(Pos(2, 1), DoorState.LOCKED),
         lambda: grid.set_terrain(Pos(1, 1), Terrain.WALL),

@@ -14,7 +14,7 @@ from undercroft.cli import app
 from undercroft.core.events import EventLog
 from undercroft.keep.actors import Condition, Creature
 from undercroft.keep.clock import day_of, day_start
-from undercroft.keep.save import load_world, save_world
+from undercroft.keep.save import clone_world, load_world, save_world
 from undercroft.keep.scenario import build_world, shipped
 from undercroft.keep.structures import Door, Lock, Mechanism, Timer, Trigger
 from undercroft.keep.world import World
@@ -127,6 +127,27 @@ def test_a_save_in_the_middle_of_a_fight_continues_identically(tmp_path: Path) -
         ]
 
     assert after(rest) == after(whole) and len(after(rest)) > 100
+
+
+def test_a_clone_in_the_middle_of_a_fight_goes_on_as_the_world_does() -> None:
+    """``clone_world``: a copy taken mid-fight (sight and path caches in use, compiled or
+    not) goes on event for event as the world it was taken from, and apart from it."""
+    world = build_world("mid", seed=2)
+    world.run_days(2)
+    while not any(b.fighting for b in world.beings.values()) and world.now < 5 * 24 * 60:
+        world.run(world.now + 5)
+    assert any(b.fighting for b in world.beings.values())  # mid-fight
+    copy = clone_world(world)
+    logs = []
+    for w in (world, copy):
+        log = w.open_log()
+        assert isinstance(log, EventLog)
+        w.run_days(2)
+        logs.append([json.dumps({k: v for k, v in e.to_json().items() if k != "seq"})
+                     for e in log.entries])  # fmt: skip
+    assert logs[0] == logs[1] and len(logs[0]) > 100
+    copy.run_days(1)
+    assert copy.now > world.now  # apart: running the copy leaves the world where it was
 
 
 @pytest.mark.rule("K-DEF-01", "K-KO-02", "K-AFTER-02")

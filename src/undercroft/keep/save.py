@@ -215,6 +215,14 @@ def from_json(data: dict[str, Any]) -> World:
     return world
 
 
+def clone_world(world: World) -> World:
+    """An independent copy of ``world`` that goes on exactly as it would (the save's round
+    trip in memory, with no log open): for search and what-if play. ``copy.deepcopy`` is
+    no way to copy a world: its sight and pathfinding caches hold C data, and compiled
+    (``undercroft.native``) its classes do not pickle."""
+    return from_json(json.loads(json.dumps(to_json(world))))
+
+
 def save_world(world: World, path: str | Path) -> None:
     """Write the whole world as JSON, atomically (continues identically when loaded)."""
     write_text_atomic(Path(path), json.dumps(to_json(world), separators=(",", ":")) + "\n")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -144,6 +145,10 @@ class Search:
         self.costs = costs
         self.width = width
         self.around = neighbours(width, len(costs) // width)
+        # The same table with its squares as the int objects it holds: the search keeps
+        # and queues those objects rather than boxing a new int for every square it
+        # reaches (compiled, that is a third of a search).
+        self._around: tuple[tuple[Any, ...], ...] = self.around
         starts = list(dict.fromkeys(origins))
         self.blocked = set(blocked).difference(starts)
         # The cost of stepping into each square, 0 for the blocked too: one byte to read
@@ -155,9 +160,9 @@ class Search:
         self.dist = [FAR] * len(costs)
         for i in starts:
             self.dist[i] = 0
-        self.buckets: list[list[int]] = [starts]
-        self.levels: list[list[int]] = []
-        """The squares settled at each distance so far (``levels[d]``)."""
+        self.buckets: list[list[Any]] = [list(starts)]
+        self.levels: list[list[Any]] = []
+        """The squares settled at each distance so far (``levels[d]``; ints)."""
 
     def enterable(self, i: int) -> bool:
         """Whether the search could ever reach square ``i`` (an origin, or a square that
@@ -169,20 +174,23 @@ class Search:
         d = len(self.levels)
         if d >= len(self.buckets):
             return False
-        dist, steps, buckets = self.dist, self._steps, self.buckets
-        level = []
+        dist, steps, buckets, around = self.dist, self._steps, self.buckets, self._around
+        level: list[Any] = []
         for i in buckets[d]:
-            if dist[i] != d:
+            square: int = i
+            if dist[square] != d:
                 continue  # reached more cheaply since it was queued
-            dist[i] = d
             level.append(i)
-            for j in self.around[i]:
-                c = steps[j]
-                if c and d + c < dist[j]:
-                    dist[j] = d + c
-                    while len(buckets) <= d + c:
-                        buckets.append([])
-                    buckets[d + c].append(j)
+            for j in around[square]:
+                step: int = j
+                c = steps[step]
+                if c:
+                    reached = d + c
+                    if reached < dist[step]:
+                        dist[step] = reached
+                        while len(buckets) <= reached:
+                            buckets.append([])
+                        buckets[reached].append(j)
         # Steps cost at least 1, so nothing settled now is queued again at this distance.
         self.levels.append(level)
         buckets[d] = []
@@ -197,7 +205,7 @@ class Search:
             while d >= len(self.levels):
                 if not self._settle_next():
                     return None
-            found = [i for i in self.levels[d] if wanted[i]]
+            found: list[int] = [i for i in self.levels[d] if wanted[i]]
             if found:
                 return min(found, key=key) if key is not None else min(found)
             d += 1

@@ -120,10 +120,12 @@ def test_char_array_after_a_change_is_the_array_drawn_afresh() -> None:
         lambda: grid.set_furniture(Pos(1, 2), True),
     ]
     for change in changes:
-        grid.char_array()  # cached at this version: the next change patches it
+        grid.char_array()  # cached at this version: the next change patches both
+        grid.transparency()
         change()
         patched = grid.char_array()
-        fresh = Grid.from_text(grid.to_text(markers=False)).char_array()
-        assert patched.tobytes() == fresh.tobytes()
+        afresh = Grid.from_text(grid.to_text(markers=False))
+        assert patched.tobytes() == afresh.char_array().tobytes()
+        assert (grid.transparency() == afresh.transparency()).all()
     assert before.tobytes() == drawn.tobytes()
     assert grid.char_array().tobytes() == b"#####" + b"##&+#" + b"#T~.#" + b"#####"

@@ -187,3 +187,21 @@ def test_cached_sight_is_tcods_field_of_view_on_random_maps() -> None:
                 got = sight.fov(p)
                 assert got.flags.c_contiguous
                 assert np.array_equal(got, field_of_view(g, p)), p
+
+
+def test_sight_after_a_door_changes_is_sight_drawn_afresh() -> None:
+    """A door opening or closing patches the one square of libtcod's map a Sight keeps:
+    every field of view after it must be the one a fresh Sight of the same board gives."""
+    text = "#########\n#...#...#\n#...+...#\n#...#...#\n#########"
+    grid = Grid.from_text(text)
+    sight = Sight(grid)
+    door = Pos(4, 2)
+    origins = [Pos(1, 1), Pos(3, 2), Pos(6, 3), Pos(7, 1)]
+    for state in (DoorState.OPEN, DoorState.CLOSED, DoorState.LOCKED, DoorState.OPEN):
+        for p in origins:
+            sight.fov(p)  # the board and its fields of view in use before the change
+        grid.set_door(door, state)
+        fresh = Sight(Grid.from_text(grid.to_text(markers=False)))
+        for p in origins:
+            assert (sight.fov(p) == fresh.fov(p)).all(), (state, p)
+    assert sight.can_see(Pos(1, 1), Pos(7, 3))  # the door open at the end: through it

@@ -203,10 +203,13 @@ class Grid:
     caches of what only the ground decides (solid squares, rooms)."""
     width: int = field(init=False)
     height: int = field(init=False)
+    last_change: tuple[int, Pos] | None = field(init=False, repr=False)
+    """The version a single-square change made, and the square (for caches to patch)."""
 
     def __post_init__(self) -> None:
         # Plain attributes: bounds checks sit on the hottest paths of the engines.
         self.height, self.width = (int(n) for n in self.terrain.shape)
+        self.last_change = None
 
     # -- construction ---------------------------------------------------------------
 
@@ -344,8 +347,14 @@ class Grid:
         return result
 
     def transparency(self) -> BoolArray:
-        """The complement of :meth:`opaque`, in the form python-tcod's FOV takes."""
+        """The complement of :meth:`opaque`, in the form python-tcod's FOV takes (cached
+        until the grid changes; do not modify)."""
+        cached = getattr(self, "_transparent", None)
+        if cached is not None and cached[0] == self.version:
+            found: BoolArray = cached[1]
+            return found
         result: BoolArray = ~self.opaque()
+        self._transparent = (self.version, result)
         return result
 
     def is_opaque(self, pos: Pos) -> bool:
@@ -370,7 +379,7 @@ class Grid:
             raise MapError("a door tile needs a door state other than NONE")
         self.door[pos.y, pos.x] = state
         self.version += 1
-        self._patch_chars(pos)
+        self._changed(pos)
 
     def set_terrain(self, pos: Pos, terrain: Terrain, door: DoorState = DoorState.NONE) -> None:
         """Dig, wall up, block or place a door on a square."""
@@ -380,23 +389,31 @@ class Grid:
         self.door[pos.y, pos.x] = door
         self.version += 1
         self.terrain_version += 1
-        self._patch_chars(pos)
+        self._changed(pos)
 
     def set_furniture(self, pos: Pos, present: bool = True) -> None:
         self.furniture[pos.y, pos.x] = present
         self.version += 1
         self.terrain_version += 1
-        self._patch_chars(pos)
+        self._changed(pos)
 
-    def _patch_chars(self, pos: Pos) -> None:
-        """One square changed: a :meth:`char_array` of the version before becomes that of
-        this one by a copy with that square redrawn (a door opening redraws one square,
-        not the board). The array handed out before is left as it was."""
+    def _changed(self, pos: Pos) -> None:
+        """One square changed (this version is the last one's but for ``pos``): the cached
+        :meth:`char_array` and :meth:`transparency` of the version before become this
+        one's by a copy with that square redrawn (a door opening redraws one square, not
+        the board); arrays handed out before are left as they were. :attr:`last_change`
+        tells other caches (sight) which square it was."""
+        self.last_change = (self.version, pos)
         cached = getattr(self, "_chars", None)
         if cached is not None and cached[0] == self.version - 1:
             out = cached[1].copy()
             out[pos.y, pos.x] = self.char_at(pos).encode()
             self._chars = (self.version, out)
+        clear = getattr(self, "_transparent", None)
+        if clear is not None and clear[0] == self.version - 1:
+            seen = clear[1].copy()
+            seen[pos.y, pos.x] = not self.is_opaque(pos)
+            self._transparent = (self.version, seen)
 
     def copy(self) -> Grid:
         return Grid(

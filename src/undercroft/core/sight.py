@@ -63,6 +63,9 @@ class _Board:
         )
         self._seen: BoolArray = self._cells["fov"]
 
+    def set_transparent(self, pos: Pos, transparent: bool) -> None:
+        self._cells["transparent"][pos.y, pos.x] = transparent
+
     def fov(self, origin: Pos) -> BoolArray:
         """The unlimited field of view from ``origin`` (libtcod clears the last one)."""
         lib.TCOD_map_compute_fov(self._map, origin.x, origin.y, 0, True, FOV_ALGORITHM)
@@ -146,10 +149,19 @@ class Sight:
         self._cache: OrderedDict[Pos, BoolArray] = OrderedDict()
 
     def _fresh(self) -> None:
-        if self._version != self.grid.version:
-            self._version = self.grid.version
-            self._transparency = self.grid.transparency()
-            self._board = None
+        grid = self.grid
+        if self._version != grid.version:
+            changed = grid.last_change
+            one = changed is not None and changed[0] == grid.version == self._version + 1
+            self._version = grid.version
+            self._transparency = grid.transparency()
+            if one and self._board is not None and changed is not None:
+                # One square changed (a door opened): libtcod's map takes that square's
+                # transparency, not a new board.
+                pos = changed[1]
+                self._board.set_transparent(pos, bool(self._transparency[pos.y, pos.x]))
+            else:
+                self._board = None
             self._cache.clear()
 
     def fov(self, origin: Pos) -> BoolArray:

@@ -85,8 +85,13 @@ def corners(state: State, corridor: str) -> list[Pos]:
     """Squares where the corridor turns or ends, in board order (ruling R-C-PATROL-02):
     a walkable corridor square with at most one walkable corridor neighbour (an end) or
     with exactly two that are not in line (a bend). Junctions and the inner squares of
-    wide corridors are not corners."""
-    squares = set(state.grid.squares_of(corridor))
+    wide corridors are not corners. Kept until the board changes (a door opened)."""
+    key = f"corners:{corridor}"
+    cached = state.derived.get(key)
+    if cached is not None and cached[0] == state.grid.version:
+        kept: list[Pos] = cached[1]
+        return list(kept)
+    squares = set(corridor_squares(state, corridor))
     found = []
     for p in sorted(squares, key=lambda q: (q.y, q.x)):
         if not state.walkable(p):
@@ -95,7 +100,17 @@ def corners(state: State, corridor: str) -> list[Pos]:
         bend = len(n) == 2 and n[0].x != n[1].x and n[0].y != n[1].y
         if len(n) <= 1 or bend:
             found.append(p)
-    return found
+    state.derived[key] = (state.grid.version, found)
+    return list(found)
+
+
+def corridor_squares(state: State, corridor: str) -> list[Pos]:
+    """The squares of a corridor in board order (areas never change in a game)."""
+    key = f"squares:{corridor}"
+    found: list[Pos] | None = state.derived.get(key)
+    if found is None:
+        found = state.derived[key] = state.grid.squares_of(corridor)
+    return list(found)
 
 
 def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
@@ -109,7 +124,7 @@ def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
     heroes = [h.pos for h in state.active_heroes() if h.pos is not None]
     corner_squares = [p for p in corners(state, corridor) if p not in taken]
     other_squares = [
-        p for p in state.grid.squares_of(corridor) if state.free(p) and p not in taken
+        p for p in corridor_squares(state, corridor) if state.free(p) and p not in taken
     ]
     # R-C-PATROL-02: a square no hero can walk to (cut off by rubble or a shut door)
     # would start a fight that can never be fought.
@@ -120,7 +135,7 @@ def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
     if not options:
         return []
     start = max(options, key=lambda p: (nearest_hero[p], -p.y, -p.x))
-    squares = set(state.grid.squares_of(corridor))
+    squares = set(corridor_squares(state, corridor))
     chosen: list[Pos] = []
     queue, seen = deque([start]), {start}
     while queue and len(chosen) < count:

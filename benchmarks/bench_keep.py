@@ -55,9 +55,16 @@ def run(
 
 
 def defaults(days: int, seeds: int) -> None:
-    """The default scenarios, invasions on, log on and off."""
-    print(f"default scenarios, {days} days, invasions on, median of {seeds} seeds (CPU time):")
+    """The default scenarios, invasions on (log on and off) and off (log on)."""
+    print(f"default scenarios, {days} days, median of {seeds} seeds (CPU time):")
     for name in DEFAULTS:
+        quiet = [run(name, seed, days, False) for seed in range(seeds)]
+        seconds = statistics.median(r[0] for r in quiet)
+        items = statistics.median(r[2] for r in quiet) / days
+        print(
+            f"  {name:>9} invasions off, log on : {days / seconds:8.1f} days/s "
+            f"({1000 * seconds / days:5.1f} ms a day, {items:.0f} queue items a day)"
+        )
         for log in (True, False):
             runs = [run(name, seed, days, True, log=log) for seed in range(seeds)]
             seconds = statistics.median(r[0] for r in runs)
@@ -68,7 +75,8 @@ def defaults(days: int, seeds: int) -> None:
             }
             fallen = sum(r[1]["master"] == "dead" for r in runs)
             print(
-                f"  {name:>9} log {'on ' if log else 'off'}: {days / seconds:8.1f} days/s "
+                f"  {name:>9} invasions on,  log {'on ' if log else 'off'}: "
+                f"{days / seconds:8.1f} days/s "
                 f"({seconds:6.3f} s for {days} days, {items:.0f} queue items a day; "
                 f"{fates['invasions']:.0f} invasions, {fates['dead']:.0f} dead, "
                 f"{fates['captured']:.0f} captured, {fates['escaped']:.0f} escaped; "

@@ -256,16 +256,22 @@ def test_the_lobby_starts_a_game_and_gives_a_link_per_seat(chromium: Any, server
     page.close()
 
 
-def test_the_keep_viewer_shows_a_trap_firing_and_an_invasion(chromium: Any, server: Any) -> None:
-    base, app = server
+def keep_world_page(chromium: Any, base: str, scenario: str) -> tuple[Any, list[str]]:
+    """The keep viewer with a new world of ``scenario`` drawn, and the page's errors."""
     page = chromium.new_page(viewport={"width": 1500, "height": 1000})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(base + "/keep")
-    page.wait_for_selector("#scenario option[value=mid]", state="attached")
-    page.select_option("#scenario", "mid")
+    page.wait_for_selector(f"#scenario option[value={scenario}]", state="attached")
+    page.select_option("#scenario", scenario)
     page.click("#start")
     page.wait_for_selector("#board .ks.mechanism")
+    return page, errors
+
+
+def test_the_keep_viewer_shows_a_trap_firing_and_an_invasion(chromium: Any, server: Any) -> None:
+    base, app = server
+    page, errors = keep_world_page(chromium, base, "mid")
     # Play, then pause: the clock moves.
     page.select_option("#speed", "60")
     page.click("#playpause")
@@ -321,14 +327,7 @@ def test_the_keep_viewer_shows_a_trap_firing_and_an_invasion(chromium: Any, serv
 
 def test_the_keeper_panel_offers_and_sends_every_command(chromium: Any, server: Any) -> None:
     base, app = server
-    page = chromium.new_page(viewport={"width": 1500, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(base + "/keep")
-    page.wait_for_selector("#scenario option[value=trapworks]", state="attached")
-    page.select_option("#scenario", "trapworks")
-    page.click("#start")
-    page.wait_for_selector("#board .ks.mechanism")
+    page, errors = keep_world_page(chromium, base, "trapworks")
     offered = page.eval_on_selector_all("#verb option", "os => os.map(o => o.value)")
     assert sorted(offered) == sorted(COMMANDS)  # all 16 keeper commands
     watch = app.state.worlds.get(page.evaluate("() => kv.id"))

@@ -152,14 +152,15 @@ class Sight:
         grid = self.grid
         if self._version != grid.version:
             changed = grid.last_change
-            one = changed is not None and changed[0] == grid.version == self._version + 1
+            one = self._version + 1 == grid.version
             self._version = grid.version
             self._transparency = grid.transparency()
-            if one and self._board is not None and changed is not None:
+            board = self._board
+            if one and board is not None and changed is not None and changed[0] == grid.version:
                 # One square changed (a door opened): libtcod's map takes that square's
                 # transparency, not a new board.
                 pos = changed[1]
-                self._board.set_transparent(pos, bool(self._transparency[pos.y, pos.x]))
+                board.set_transparent(pos, bool(self._transparency[pos.y, pos.x]))
             else:
                 self._board = None
             self._cache.clear()

@@ -95,13 +95,13 @@ def situation(world: World, being: Being, foes: list[Being]) -> Situation:
     stance = stance_of(world, being)
     reach_tiles = _reach(world)
     ordered = frozenset(getattr(being, "attack_orders", ()))
-    wary = stance in (Stance.FLEE, Stance.AVOID)
-    limit = reach_tiles.flee if stance is Stance.FLEE else reach_tiles.avoid
+    limit = _wary_limit(reach_tiles, stance)
+    wary = limit is not None
     wheres = [Pos(*being.foes[foe.id]) for foe in foes]  # where it knows them to be
     distances = [here.chebyshev(where) for where in wheres]
     # A wary stance with every enemy beyond its limit and none it was ordered to attack
     # carries on whatever its reach: reach and room are not worked out.
-    aloof = wary and _aloof(being, foes, distances, limit, ordered)
+    aloof = limit is not None and _aloof(foes, distances, limit, ordered)
     known = []
     for foe, distance in zip(foes, distances, strict=True):
         struck = world.now - being.struck_by.get(foe.id, -10) <= 1
@@ -117,7 +117,7 @@ def situation(world: World, being: Being, foes: list[Being]) -> Situation:
         allies = [b.pos.chebyshev(here) for b in _allies(world, being)]
         ally = min(allies) if allies else None
     cornered = False
-    threatened = wary and not aloof and bool(distances) and min(distances) <= limit
+    threatened = limit is not None and not aloof and bool(distances) and min(distances) <= limit
     if threatened and any(f.in_reach for f in known):
         cornered = _away_step(world, being, wheres) is None
     return Situation(
@@ -135,8 +135,15 @@ def _reach(world: World) -> Reach:
     return Reach(c.flee_tiles, c.avoid_tiles, c.defend_tiles, c.engage_tiles)
 
 
+def _wary_limit(reach: Reach, stance: Stance) -> int | None:
+    """How near an enemy may come before a Flee or Avoid stance acts (None: not wary)."""
+    if stance is Stance.FLEE:
+        return reach.flee
+    return reach.avoid if stance is Stance.AVOID else None
+
+
 def _aloof(
-    being: Being, foes: list[Being], distances: list[int], limit: int, ordered: frozenset[str]
+    foes: list[Being], distances: list[int], limit: int, ordered: frozenset[str]
 ) -> bool:
     """A wary stance's enemies all beyond its limit, none it was ordered to attack: it
     carries on (``stances.decide``, R-K-STANCE-02), whatever its reach."""
@@ -149,14 +156,12 @@ def _carries_on(world: World, being: Being, foes: list[Being]) -> bool:
     """Whether a Flee or Avoid stance out of the fight carries on, told before its whole
     situation is worked out: a wary being watching a group go by asks this at every step
     of every member (K-PERC-01), and it is what ``decide`` would say."""
-    stance = stance_of(world, being)
-    if stance is not Stance.FLEE and stance is not Stance.AVOID:
+    limit = _wary_limit(_reach(world), stance_of(world, being))
+    if limit is None:
         return False
-    reach_tiles = _reach(world)
-    limit = reach_tiles.flee if stance is Stance.FLEE else reach_tiles.avoid
     here = being.pos_at(world.now)
     distances = [here.chebyshev(Pos(*being.foes[foe.id])) for foe in foes]
-    return _aloof(being, foes, distances, limit, frozenset(getattr(being, "attack_orders", ())))
+    return _aloof(foes, distances, limit, frozenset(getattr(being, "attack_orders", ())))
 
 
 def consider(world: World, being: Being) -> None:

@@ -9,8 +9,10 @@ import pytest
 from crawl_kit import board, branches, events, next_turn, roll, ruleset, start
 
 from undercroft.core.events import EventLog
-from undercroft.core.grid import AreaInfo, Pos
+from undercroft.core.grid import AreaInfo, DoorState, Pos, Terrain
+from undercroft.crawl import new_game
 from undercroft.crawl.actions import OpenDoor, Step
+from undercroft.crawl.content import default_pack
 from undercroft.crawl.movement import remaining
 from undercroft.crawl.state import State
 
@@ -141,3 +143,32 @@ def test_a_hero_that_failed_tries_again_only_next_turn_but_others_may_now(
     assert state.doors[DOOR].opened
     # The jam is remembered on the door after it opens (C-SURP-05 needs it).
     assert state.doors[DOOR].jammed is (word == "jammed")
+
+
+@pytest.mark.rule("C-DOOR-01")
+def test_walkable_rows_after_a_door_opens_are_the_rows_drawn_afresh() -> None:
+    """A door forced open (or the board changed otherwise) redraws one square of the
+    state's walkable rows; they must equal the rows worked out from the grid anew (floor
+    without furniture, or an open door), and rows handed out before stay as they were."""
+    pack = default_pack()
+    state = new_game(pack.ruleset("greyhollow-cellars"), list(pack.heroes)[:4])
+    grid = state.grid
+
+    def afresh() -> list[list[bool]]:
+        floor = (grid.terrain == Terrain.FLOOR) & ~grid.furniture
+        opened = (grid.terrain == Terrain.DOOR) & (grid.door == DoorState.OPEN)
+        return (floor | opened).tolist()
+
+    before = [list(row) for row in state.walk_rows()]
+    handed_out = state.walk_rows()
+    doors = [p for p in grid.positions() if grid.is_door(p)]
+    assert doors
+    for door in doors[:3]:
+        state.walk_rows()  # up to date: the next change patches one square
+        grid.set_door(door, DoorState.OPEN)
+        assert state.walk_rows() == afresh()
+        assert state.walkable(door)
+    grid.set_furniture(doors[3], False)
+    grid.set_door(doors[3], DoorState.OPEN)  # two changes at once: drawn afresh
+    assert state.walk_rows() == afresh()
+    assert handed_out == before

@@ -177,6 +177,10 @@ def derive_seed(batch_seed: int, index: int) -> int:
     return int(words[0])
 
 
+_LIMIT6 = (1 << 64) - ((1 << 64) % 6)
+"""Words at or above this are redrawn for a d6 (rejection sampling keeps faces equal)."""
+
+
 class DiceSampler:
     """A seeded source of dice and percentage draws with a documented, stable stream.
 
@@ -206,7 +210,7 @@ class DiceSampler:
 
     def die(self, sides: int = 6) -> int:
         """One die: 1..sides, exactly uniform."""
-        limit = (1 << 64) - ((1 << 64) % sides)
+        limit = _LIMIT6 if sides == 6 else (1 << 64) - ((1 << 64) % sides)
         while True:
             word = self._word()
             if word < limit:
@@ -214,7 +218,9 @@ class DiceSampler:
 
     def roll(self, n: int, sides: int = 6) -> tuple[int, ...]:
         """``n`` dice, each natural kept."""
-        return tuple(self.die(sides) for _ in range(n))
+        if n == 1:  # most rolls: no generator to run
+            return (self.die(sides),)
+        return tuple([self.die(sides) for _ in range(n)])
 
     def uniform(self) -> float:
         """A float in [0, 1) with 53 random bits."""

@@ -44,7 +44,7 @@ import enum
 import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -144,6 +144,20 @@ class DoorState(enum.IntEnum):
     """Open: walkable and transparent."""
     LOCKED = 3
     """Closed with an armed lock (keep). Blocks sight."""
+
+
+WALL_CODE: Final = 1
+BLOCKAGE_CODE: Final = 3
+DOOR_CODE: Final = 2
+OPEN_CODE: Final = 2
+"""The codes of :class:`Terrain` WALL, BLOCKAGE, DOOR and :class:`DoorState` OPEN as plain
+ints, for square-by-square questions (the enums are checked against them below)."""
+assert [int(t) for t in (Terrain.WALL, Terrain.BLOCKAGE, Terrain.DOOR)] == [
+    WALL_CODE,
+    BLOCKAGE_CODE,
+    DOOR_CODE,
+]
+assert int(DoorState.OPEN) == OPEN_CODE
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +331,9 @@ class Grid:
         return DoorState(int(self.door[pos.y, pos.x]))
 
     def is_door(self, pos: Pos) -> bool:
-        return bool(self.terrain[pos.y, pos.x] == Terrain.DOOR)
+        # ``item`` gives a Python int: a numpy scalar compared with an IntEnum member
+        # costs microseconds, and sight asks this square by square.
+        return bool(self.terrain.item(pos.y, pos.x) == DOOR_CODE)
 
     def area_at(self, pos: Pos) -> AreaInfo | None:
         index = int(self.area[pos.y, pos.x])
@@ -358,10 +374,10 @@ class Grid:
         return result
 
     def is_opaque(self, pos: Pos) -> bool:
-        t = self.terrain[pos.y, pos.x]
-        if t == Terrain.WALL or t == Terrain.BLOCKAGE:
+        t = self.terrain.item(pos.y, pos.x)  # a Python int (see is_door)
+        if t in (WALL_CODE, BLOCKAGE_CODE):
             return True
-        return bool(t == Terrain.DOOR and self.door[pos.y, pos.x] != DoorState.OPEN)
+        return bool(t == DOOR_CODE and self.door.item(pos.y, pos.x) != OPEN_CODE)
 
     def solid(self) -> BoolArray:
         """Squares no figure may ever stand on: walls, blockages and furniture (C-LOS-01)."""

@@ -243,6 +243,11 @@ class HeroParty:
             first = self.first_of(obs, hero, leaving)
             if first is not None:
                 return first
+        # A hero with no squares left in a fight, leaving, or without goals: standing()
+        # answers without the obstacles (most such decisions end here).
+        quick = hero.moves_left == 0 and (leaving or bool(monsters) or not obs.goals)
+        if quick and self.standing(obs, hero, leaving, monsters, b"", set()):
+            return None
         memory = self.memory
         bodies = {h.pos for h in heroes if h.pos is not None} - {here}
         bodies |= monsters | set(obs.corpse_squares())
@@ -250,7 +255,11 @@ class HeroParty:
         costs = memory.codes.translate(PLANNING_COST)
         origin = [memory.index(here)]
         blocked = {memory.index(p) for p in bodies | traps}
-        if hero.moves_left == 0 and self.standing(obs, hero, leaving, monsters, costs, blocked):
+        if (
+            hero.moves_left == 0
+            and not quick
+            and self.standing(obs, hero, leaving, monsters, costs, blocked)
+        ):
             return None
         search = Search(costs, memory.width, origin, blocked)
         target = self.target(obs, hero, heroes, search, leaving, monsters)

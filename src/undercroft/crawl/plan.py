@@ -75,8 +75,7 @@ class Memory:
         if codes == self.codes:
             return
         now = np.frombuffer(codes, np.uint8)
-        known = now != UNKNOWN_CODE
-        self._array[known] = now[known]
+        np.copyto(self._array, now, where=now != UNKNOWN_CODE)
         remembered = self._array.tobytes()
         if remembered != self.codes:
             self.codes = remembered

@@ -479,13 +479,31 @@ class State:
         """:meth:`walkable` for every square, row by row (``rows[y][x]``), as plain lists:
         asked square by square thousands of times a game, rebuilt only when the board
         changes (a door opens). Read-only."""
-        if self._walk_version != self.grid.version:
-            g = self.grid
-            floor = (g.terrain == Terrain.FLOOR) & ~g.furniture
-            opened = (g.terrain == Terrain.DOOR) & (g.door == DoorState.OPEN)
-            self._walk = (floor | opened).tolist()
+        g = self.grid
+        if self._walk_version != g.version:
+            change = g.last_change
+            if change is not None and change[0] == g.version == self._walk_version + 1:
+                # One square changed since these rows (a door opened): redraw that square
+                # in a copy of its row; rows handed out before stay as they were.
+                p = change[1]
+                row = list(self._walk[p.y])
+                row[p.x] = bool(self._walkable_now(p.x, p.y))
+                self._walk = list(self._walk)
+                self._walk[p.y] = row
+            else:
+                floor = (g.terrain == Terrain.FLOOR) & ~g.furniture
+                opened = (g.terrain == Terrain.DOOR) & (g.door == DoorState.OPEN)
+                self._walk = (floor | opened).tolist()
             self._walk_version = g.version
         return self._walk
+
+    def _walkable_now(self, x: int, y: int) -> bool:
+        """:meth:`walk_rows` of one square, from the grid as it is."""
+        g = self.grid
+        terrain = int(g.terrain[y, x])
+        if terrain == Terrain.FLOOR:
+            return not bool(g.furniture[y, x])
+        return terrain == Terrain.DOOR and int(g.door[y, x]) == DoorState.OPEN
 
     def free(self, pos: Pos) -> bool:
         return self.walkable(pos) and pos not in self.occupied()

@@ -44,7 +44,17 @@ def same_answers(view: View, obs: Observation) -> None:
     for hero in view.heroes_seen():
         assert view.item_decks(hero.id) == obs.item_decks(hero.id)
     for monster in view.monsters_seen():
-        assert view.walks_of(monster.id) == obs.walks_of(monster.id)
+        walks = view.walks_of(monster.id)
+        assert walks == obs.walks_of(monster.id)
+        # Where each walk ends, its Stamina and length, and the walk to each end: the
+        # same as the walks themselves say, for the view and the observation alike.
+        ends = [(p[-1] if p else monster.pos, stamina, len(p)) for p, stamina in walks]
+        assert view.walk_ends(monster.id) == obs.walk_ends(monster.id) == ends
+        firsts = {}
+        for (path, _), (end, _, _) in zip(walks, ends, strict=True):
+            firsts.setdefault(end, path)
+        for end, path in firsts.items():
+            assert view.walk_to(monster.id, end) == obs.walk_to(monster.id, end) == path
 
 
 def lists_agree(state: State) -> None:

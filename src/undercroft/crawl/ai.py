@@ -110,17 +110,21 @@ class DungeonMaster:
         abilities = obs.legal_of(MonsterAbility, monster)
         if abilities and self.rng.chance(0.5):
             return abilities[0]
-        heroes = [h.pos for h in obs.heroes_seen() if h.pos is not None]
-        here = next(m.pos for m in obs.monsters_seen() if m.id == monster)
+        heroes = [(h.pos.x, h.pos.y) for h in obs.heroes_seen() if h.pos is not None]
 
-        def score(walk: tuple[tuple[Pos, ...], int]) -> tuple[int, int, int]:
-            path, stamina = walk
-            end = path[-1] if path else here
-            gap = min((end.manhattan(h) for h in heroes), default=0)
-            return (0 if gap == 1 else gap + 1, stamina, len(path))
+        def score(walk: tuple[Pos, int, int]) -> tuple[int, int, int]:
+            end, stamina, steps = walk
+            x, y = end
+            gap = -1  # the distance (C-DIST-01) to the nearest hero; 0 with none
+            for hx, hy in heroes:
+                d = abs(x - hx) + abs(y - hy)
+                if gap < 0 or d < gap:
+                    gap = d
+            return (0 if gap == 1 else max(gap, 0) + 1, stamina, steps)
 
-        path, stamina = min(obs.walks_of(monster), key=score)
-        return MonsterMove(monster, path, stamina)
+        # The walks are weighed by where they end; only the one picked is built.
+        end, stamina, _ = min(obs.walk_ends(monster), key=score)
+        return MonsterMove(monster, obs.walk_to(monster, end), stamina)
 
 
 register_policy("random", lambda seat, rng: RandomPolicy(rng))

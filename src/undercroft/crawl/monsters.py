@@ -166,22 +166,47 @@ def forbidden_squares(state: State, monster: Monster) -> set[Pos]:
     return blocked
 
 
-def reach(state: State, monster: Monster) -> dict[Pos, tuple[Pos, ...]]:
-    """Every square the monster can reach this step, with a shortest path to it."""
+def reach_tree(state: State, monster: Monster) -> dict[Pos, tuple[Pos | None, int]]:
+    """Every square the monster can reach this step (in the order it is found), with the
+    square before it on a shortest path found and that path's length: :func:`reach`
+    without building every path."""
     profile = state.ruleset.monster(monster.kind)
     extra = 0 if monster.exhausted else min(MAX_MONSTER_STAMINA, monster.stamina)
     limit = profile.movement + extra
     blocked = forbidden_squares(state, monster)
-    paths: dict[Pos, tuple[Pos, ...]] = {monster.pos: ()}
+    tree: dict[Pos, tuple[Pos | None, int]] = {monster.pos: (None, 0)}
     queue = deque([monster.pos])
     while queue:
         p = queue.popleft()
-        if len(paths[p]) >= limit:
+        steps = tree[p][1]
+        if steps >= limit:
             continue
         for q in state.grid.neighbours(p):
-            if q not in paths and q not in blocked and state.walkable(q):
-                paths[q] = (*paths[p], q)
+            if q not in tree and q not in blocked and state.walkable(q):
+                tree[q] = (p, steps + 1)
                 queue.append(q)
+    return tree
+
+
+def path_in(tree: dict[Pos, tuple[Pos | None, int]], end: Pos) -> tuple[Pos, ...]:
+    """The path of :func:`reach_tree` to ``end`` (its start left out)."""
+    way: list[Pos] = []
+    here: Pos | None = end
+    while here is not None:
+        before = tree[here][0]
+        if before is not None:
+            way.append(here)
+        here = before
+    way.reverse()
+    return tuple(way)
+
+
+def reach(state: State, monster: Monster) -> dict[Pos, tuple[Pos, ...]]:
+    """Every square the monster can reach this step, with a shortest path to it."""
+    tree = reach_tree(state, monster)
+    paths: dict[Pos, tuple[Pos, ...]] = {}
+    for q, (before, _) in tree.items():
+        paths[q] = () if before is None else (*paths[before], q)
     return paths
 
 
@@ -190,6 +215,16 @@ def monster_movement(state: State, _: Task) -> None:
     state.step = "monster_movement"
     if any(can_move(m) for m in state.monsters.values()):
         state.ask(Seat.DM, "monster_movement")
+
+
+def walk_ends(state: State, monster: Monster) -> list[tuple[Pos, int, int]]:
+    """Where each of :func:`walks` ends, its Stamina and its length, in the same order
+    (the DM weighs the walks by these and builds only the one it picks)."""
+    movement = state.ruleset.monster(monster.kind).movement
+    return [
+        (end, max(0, steps - movement), steps)
+        for end, (_, steps) in reach_tree(state, monster).items()
+    ]
 
 
 def walks(state: State, monster: Monster) -> list[tuple[tuple[Pos, ...], int]]:

@@ -33,7 +33,7 @@ from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, MonsterMove, actor_of, to_json
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.goals import goal_met
-from undercroft.crawl.monsters import can_move, walks
+from undercroft.crawl.monsters import can_move, path_in, reach_tree, walks
 from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.state import Hero, State
 
@@ -116,6 +116,8 @@ class Seen(Protocol):
     def actors(self) -> list[str]: ...
     def legal_of(self, kind: type[A], actor: str | None = None) -> list[A]: ...
     def walks_of(self, monster: str) -> list[tuple[tuple[Pos, ...], int]]: ...
+    def walk_ends(self, monster: str) -> list[tuple[Pos, int, int]]: ...
+    def walk_to(self, monster: str, end: Pos) -> tuple[Pos, ...]: ...
     def board_codes(self) -> tuple[bytes, int]: ...
     def area_codes(self) -> bytes: ...
     def heroes_seen(self) -> tuple[HeroSeen, ...]: ...
@@ -190,6 +192,16 @@ class Observation:
     def walks_of(self, monster: str) -> list[tuple[tuple[Pos, ...], int]]:
         """The path and Stamina of each legal :class:`MonsterMove` of ``monster``."""
         return [(a.path, a.stamina) for a in self.legal_of(MonsterMove, monster)]
+
+    def walk_ends(self, monster: str) -> list[tuple[Pos, int, int]]:
+        """Where each of :meth:`walks_of` ends, its Stamina and its length, in order."""
+        here = next((m.pos for m in self.monsters_seen() if m.id == monster), None)
+        return ends_of(self.walks_of(monster), here)
+
+    def walk_to(self, monster: str, end: Pos) -> tuple[Pos, ...]:
+        """The path of the first of :meth:`walks_of` that ends at ``end``."""
+        here = next((m.pos for m in self.monsters_seen() if m.id == monster), None)
+        return path_ending(self.walks_of(monster), here, end)
 
     def board_codes(self) -> tuple[bytes, int]:
         """The board row by row without line breaks, and its width."""
@@ -432,6 +444,41 @@ class View:
         found = state.monsters.get(monster)
         return [] if found is None or not can_move(found) else walks(state, found)
 
+    def walk_ends(self, monster: str) -> list[tuple[Pos, int, int]]:
+        """Where each of :meth:`walks_of` ends, its Stamina and its length, in the same
+        order, without building the paths (:meth:`walk_to` builds the one picked)."""
+        tree = self._tree(monster)
+        if tree is None:
+            here = next((m.pos for m in self.monsters_seen() if m.id == monster), None)
+            return ends_of(self.walks_of(monster), here)
+        state = self._game()
+        movement = state.ruleset.monster(state.monsters[monster].kind).movement if tree else 0
+        return [(end, max(0, steps - movement), steps) for end, (_, steps) in tree.items()]
+
+    def walk_to(self, monster: str, end: Pos) -> tuple[Pos, ...]:
+        """The path of the walk of :meth:`walks_of` that ends at ``end``."""
+        tree = self._tree(monster)
+        if tree is None:
+            here = next((m.pos for m in self.monsters_seen() if m.id == monster), None)
+            return path_ending(self.walks_of(monster), here, end)
+        if end not in tree:
+            raise KeyError(f"no legal walk of {monster} ends at {end}")
+        return path_in(tree, end)
+
+    def _tree(self, monster: str) -> dict[Pos, tuple[Pos | None, int]] | None:
+        """The monster's :func:`~undercroft.crawl.monsters.reach_tree` in Monsters'
+        Movement when the DM is to act (empty if it may not move), else ``None``."""
+        state = self._to_act()
+        if state is None or self.decision != "monster_movement":
+            return None
+        found = state.monsters.get(monster)
+        if found is None or not can_move(found):
+            return {}
+        tree: dict[Pos, tuple[Pos | None, int]] = self._cached(
+            "tree:" + monster, lambda: reach_tree(state, found)
+        )
+        return tree
+
     def board_codes(self) -> tuple[bytes, int]:
         """The board row by row without line breaks, and its width."""
         state = self._game()
@@ -478,6 +525,29 @@ class View:
 
     def corpse_squares(self) -> tuple[Pos, ...]:
         return tuple(self._game().corpses)
+
+
+def ends_of(
+    walks: list[tuple[tuple[Pos, ...], int]], here: Pos | None
+) -> list[tuple[Pos, int, int]]:
+    """Where each walk ends (``here``, the walker's square, for the walk that stays),
+    its Stamina and its length."""
+    found: list[tuple[Pos, int, int]] = []
+    for path, stamina in walks:
+        end = path[-1] if path else here
+        if end is not None:
+            found.append((end, stamina, len(path)))
+    return found
+
+
+def path_ending(
+    walks: list[tuple[tuple[Pos, ...], int]], here: Pos | None, end: Pos
+) -> tuple[Pos, ...]:
+    """The path of the first walk that ends at ``end``."""
+    for path, _ in walks:
+        if (path[-1] if path else here) == end:
+            return path
+    raise KeyError(f"no legal walk ends at {end}")
 
 
 def actors_of(legal: tuple[Action, ...]) -> list[str]:

@@ -219,11 +219,13 @@ class Grid:
     height: int = field(init=False)
     last_change: tuple[int, Pos] | None = field(init=False, repr=False)
     """The version a single-square change made, and the square (for caches to patch)."""
+    _neighbours: dict[Pos, tuple[Pos, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # Plain attributes: bounds checks sit on the hottest paths of the engines.
         self.height, self.width = (int(n) for n in self.terrain.shape)
         self.last_change = None
+        self._neighbours = neighbour_table(self.width, self.height)  # the shared table
 
     # -- construction ---------------------------------------------------------------
 
@@ -318,7 +320,7 @@ class Grid:
     def neighbours(self, pos: Pos) -> tuple[Pos, ...]:
         """The orthogonal neighbours inside the map (C-DIST-01), in the order of
         :meth:`Pos.orthogonal` (from a table shared by every map of this size)."""
-        found = neighbour_table(self.width, self.height).get(pos)
+        found = self._neighbours.get(pos)
         if found is None:  # a square off the map still has neighbours on it
             w, h = self.width, self.height
             return tuple(p for p in pos.orthogonal() if 0 <= p.x < w and 0 <= p.y < h)

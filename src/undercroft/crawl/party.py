@@ -243,6 +243,10 @@ class HeroParty:
             first = self.first_of(obs, hero, leaving)
             if first is not None:
                 return first
+        elif any(m.is_adjacent(here) for m in monsters):
+            # Already fighting: target() stands (fights are automatic), and the search
+            # for a square next to a monster finds the hero's own: nothing moves.
+            return None
         # A hero with no squares left in a fight, leaving, or without goals: standing()
         # answers without the obstacles (most such decisions end here).
         quick = hero.moves_left == 0 and (leaving or bool(monsters) or not obs.goals)

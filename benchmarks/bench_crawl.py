@@ -8,7 +8,10 @@ an adventure. It measures, in the same run and on the same machine:
   current, and as pure Python (``UNDERCROFT_PURE=1``);
 * 0.2.0: the tag ``v0.2.0`` (or, without the tag, its commit c20d064) checked out into a
   temporary git worktree and run from there with the same interpreter and libraries;
-* optionally ``--against REF``, any other commit (say ``main``), the same way.
+* optionally ``--against REF``, any other commit (say ``main`` or the last release tag),
+  the same way, as pure Python, and with ``--compiled-against`` also compiled (its own
+  ``undercroft.native`` build made in the worktree first, a minute or two); each of this
+  checkout's figures is then also given as a ratio to REF's of the same kind.
 
 Each measurement runs in a fresh process, the variants take turns, and each figure is
 the median of ``--rounds`` rounds, so a noisy shared machine bends them all alike; the
@@ -17,7 +20,8 @@ differ in length (the goal-pursuing party of the fidelity issue plays longer gam
 0.2.0's): the decisions and turns columns say by how much.
 
     .venv/bin/python benchmarks/bench_crawl.py [--games 60] [--rounds 3]
-        [--adventure ID ...] [--against REF] [--no-baseline] [--profile]
+        [--adventure ID ...] [--against REF [--compiled-against]] [--no-baseline]
+        [--profile]
 """
 
 from __future__ import annotations
@@ -105,6 +109,18 @@ def checkout(ref: str, folder: Path) -> str | None:
     return commit.stdout.strip()[:12] if added.returncode == 0 else None
 
 
+def build_native(folder: Path) -> bool:
+    """Make the compiled build of the checkout in ``folder`` (its own ``build/native``)."""
+    if not (folder / "src" / "undercroft" / "native.py").is_file():
+        return False  # from before the compiled build
+    print(f"building the compiled modules of {folder.name} ...", flush=True)
+    env = {**os.environ, "PYTHONPATH": str(folder / "src")}
+    env.pop("UNDERCROFT_PURE", None)
+    args = [sys.executable, "-m", "undercroft.native", "build"]
+    done = subprocess.run(args, cwd=folder, env=env, capture_output=True, text=True, check=False)
+    return done.returncode == 0
+
+
 def native_state() -> str:
     from undercroft import native
 
@@ -121,6 +137,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="measurements per figure")
     parser.add_argument("--adventure", action="append", default=None)
     parser.add_argument("--against", default=None, help="also measure this git ref")
+    parser.add_argument(
+        "--compiled-against",
+        action="store_true",
+        help="also build --against's compiled modules and measure them",
+    )
     parser.add_argument("--no-baseline", action="store_true", help="skip 0.2.0")
     parser.add_argument("--profile", action="store_true", help="top functions, this code")
     args = parser.parse_args()
@@ -129,6 +150,8 @@ def main() -> None:
     adventures = args.adventure or default_pack().campaign_order()
     if args.games < 1 or args.rounds < 1:
         parser.error("--games and --rounds must be at least 1")
+    if args.compiled_against and not args.against:
+        parser.error("--compiled-against needs --against REF")
     here = CHECKOUT / "src"
     variants = []
     from undercroft import native
@@ -152,6 +175,12 @@ def main() -> None:
                     print(f"!! {name}: neither {tried} is in this repository; not measured")
                     continue
                 added.append(folder)
+                if ref == args.against and args.compiled_against:
+                    if build_native(folder):
+                        compiled = Variant(f"{name} compiled ({commit})", folder / "src", False)
+                        variants.append(compiled)
+                    else:
+                        print(f"!! {name}: its compiled build failed; measured as Python only")
                 variants.append(Variant(f"{name} ({commit})", folder / "src", pure=True))
             report(variants, adventures, args.games, args.rounds)
         finally:
@@ -168,6 +197,10 @@ def report(variants: list[Variant], adventures: list[str], games: int, rounds: i
         f"{time.strftime('%Y-%m-%d')}"
     )
     baseline = next((v for v in variants if v.name.startswith("0.2.0")), None)
+    # This checkout against another ref of the same kind (compiled or Python), if measured.
+    mine = [v for v in variants if v.name.startswith("this")]
+    others = [v for v in variants if not v.name.startswith(("this", "0.2.0"))]
+    pairs = [(m, o) for m in mine for o in others if m.pure == o.pure]
     for adventure in adventures:
         for log in (False, True):
             rows: dict[str, dict[str, float]] = {}
@@ -185,10 +218,12 @@ def report(variants: list[Variant], adventures: list[str], games: int, rounds: i
                 if baseline is not None and v is not baseline:
                     ratio = f"   {r['rate'] / rows[baseline.name]['rate']:5.2f}x 0.2.0"
                 print(
-                    f"  {v.name:24} {r['rate']:7.1f} adventures/s/core  "
+                    f"  {v.name:30} {r['rate']:7.1f} adventures/s/core  "
                     f"{r['decisions']:5.0f} decisions  {r['dice']:5.0f} dice  "
                     f"{r['turns']:5.1f} turns  won {r['won']:4.0%}{ratio}"
                 )
+            for m, o in pairs:
+                print(f"  {m.name} / {o.name}: {rows[m.name]['rate'] / rows[o.name]['rate']:.2f}x")
 
 
 def profile(adventure: str, games: int) -> None:

@@ -223,6 +223,7 @@ class State:
         self._legal: list[Action] | None = None
         self._walk_version = -1
         self._walk: list[list[bool]] = []
+        self._now = CrawlTime(-1, "")
         self.derived: dict[str, Any] = {}
         """Caches of things worked out from the state (observers' boards, rooms in play),
         each stored with the key it is valid for: never saved, never compared."""
@@ -391,7 +392,7 @@ class State:
     def emit(self, event_type: str, rules: list[str], /, **fields: Any) -> None:
         """Log an event of ``event_type`` decided by ``rules`` (skipped with the log off)."""
         if self.sink.enabled:
-            self.sink.emit(CrawlTime(self.turn, self.step), Event(event_type, tuple(rules), fields))
+            self.sink.emit(self.now(), Event(event_type, tuple(rules), fields))
 
     def emit_roll(
         self,
@@ -407,11 +408,19 @@ class State:
         when the log is on."""
         if self.sink.enabled:
             event = roll_event(rules, actor, natural, outcome, modifiers=modifiers, **inputs)
-            self.sink.emit(CrawlTime(self.turn, self.step), event)
+            self.sink.emit(self.now(), event)
 
     def emit_event(self, event: Event) -> None:
         if self.sink.enabled:
-            self.sink.emit(CrawlTime(self.turn, self.step), event)
+            self.sink.emit(self.now(), event)
+
+    def now(self) -> CrawlTime:
+        """The time of an event now: one object while the turn and step stay the same
+        (it is frozen; a game logs over a thousand events)."""
+        now = self._now
+        if now.turn != self.turn or now.step != self.step:
+            now = self._now = CrawlTime(self.turn, self.step)
+        return now
 
     def header(self, seed: int, scenario: str | None = None) -> Header:
         """The log header: every actor at the start with its profile."""

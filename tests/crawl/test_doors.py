@@ -157,7 +157,8 @@ def test_walkable_rows_after_a_door_opens_are_the_rows_drawn_afresh() -> None:
     def afresh() -> list[list[bool]]:
         floor = (grid.terrain == Terrain.FLOOR) & ~grid.furniture
         opened = (grid.terrain == Terrain.DOOR) & (grid.door == DoorState.OPEN)
-        return (floor | opened).tolist()
+        rows: list[list[bool]] = (floor | opened).tolist()
+        return rows
 
     before = [list(row) for row in state.walk_rows()]
     handed_out = state.walk_rows()

@@ -16,6 +16,7 @@ import pytest
 from test_conformance import PARTY, RULES
 
 from undercroft.core.dice import ChanceOutcome, DiceSampler, derive_seed
+from undercroft.core.grid import Pos
 from undercroft.crawl import State, new_game
 from undercroft.crawl.actions import Action, Move, Roll, actor_of
 from undercroft.crawl.ai import DungeonMaster, RandomPolicy
@@ -50,7 +51,7 @@ def same_answers(view: View, obs: Observation) -> None:
         # same as the walks themselves say, for the view and the observation alike.
         ends = [(p[-1] if p else monster.pos, stamina, len(p)) for p, stamina in walks]
         assert view.walk_ends(monster.id) == obs.walk_ends(monster.id) == ends
-        firsts = {}
+        firsts: dict[Pos, tuple[Pos, ...]] = {}
         for (path, _), (end, _, _) in zip(walks, ends, strict=True):
             firsts.setdefault(end, path)
         for end, path in firsts.items():

@@ -1,4 +1,5 @@
-"""The Dask backend: a local scheduler and two workers on 127.0.0.1 give the same rows."""
+"""The Dask backend: a local scheduler and two workers on 127.0.0.1 give the same rows as
+local processes, for crawl and for keep batches."""
 
 from __future__ import annotations
 
@@ -8,7 +9,15 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from analysis.analysis_kit import ADVENTURE, SEED, Played, invoke
+from analysis.analysis_kit import (
+    ADVENTURE,
+    KEEP_DAYS,
+    KEEP_RUNS,
+    KEEP_SCENARIO,
+    SEED,
+    Played,
+    invoke,
+)
 
 distributed = pytest.importorskip("distributed", reason="needs undercroft[cluster] (Dask)")
 
@@ -36,6 +45,30 @@ def test_a_dask_cluster_plays_the_same_rows_as_local_processes(
         # Run i's seed does not depend on the batch size: the first runs are the same games.
         local = local.filter(pc.less(local["run"], RUNS))
         assert pq.read_table(out / f"{table}.parquet").equals(local), table
+
+
+KEEP_TABLES = ("runs", "invasions", "traps", "doors", "squares")
+
+
+def test_a_dask_cluster_plays_the_same_keep_rows_as_local_processes(
+    keep_played: Played, tmp_path: Path
+) -> None:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=None, silence_logs=40,
+    ) as cluster:  # fmt: skip
+        out = tmp_path / "dask"
+        code, stdout, stderr = invoke(
+            "batch", "keep", KEEP_SCENARIO, "--runs", str(KEEP_RUNS), "--days", str(KEEP_DAYS),
+            "--seed", str(SEED), "--backend", "dask", "--address", cluster.scheduler_address,
+            "--out", str(out), "--catalogue", str(tmp_path / "c.duckdb"),
+        )  # fmt: skip
+    assert code == 0, stdout + stderr
+    assert "Dask at tcp://127.0.0.1" in (out / "batch.json").read_text()
+    for table in KEEP_TABLES:
+        local = pq.read_table(keep_played.two / f"{table}.parquet")
+        assert pq.read_table(out / f"{table}.parquet").equals(local), table
+        assert local.num_rows > 0, table
 
 
 def test_no_scheduler_at_the_address_is_a_clear_mistake(

@@ -174,6 +174,8 @@ def reach_tree(state: State, monster: Monster) -> dict[Pos, tuple[Pos | None, in
     extra = 0 if monster.exhausted else min(MAX_MONSTER_STAMINA, monster.stamina)
     limit = profile.movement + extra
     blocked = forbidden_squares(state, monster)
+    rows = state.walk_rows()  # State.walkable, square by square (neighbours are on the map)
+    grid = state.grid
     tree: dict[Pos, tuple[Pos | None, int]] = {monster.pos: (None, 0)}
     queue = deque([monster.pos])
     while queue:
@@ -181,8 +183,8 @@ def reach_tree(state: State, monster: Monster) -> dict[Pos, tuple[Pos | None, in
         steps = tree[p][1]
         if steps >= limit:
             continue
-        for q in state.grid.neighbours(p):
-            if q not in tree and q not in blocked and state.walkable(q):
+        for q in grid.neighbours(p):
+            if q not in tree and q not in blocked and rows[q.y][q.x]:
                 tree[q] = (p, steps + 1)
                 queue.append(q)
     return tree

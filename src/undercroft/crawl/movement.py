@@ -227,6 +227,9 @@ def movement_is_legal(state: State, _: Pending, action: Action) -> bool:
         return True
     if isinstance(action, Move):
         return move_is_legal(state, action)
+    if type(action) is EndMovement:  # end_options: every hero still moving may end
+        hero = state.heroes.get(action.hero)
+        return hero is not None and can_act(state, hero)
     return listed(movement_options, state, action)
 
 

@@ -38,6 +38,8 @@ from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.state import Hero, State
 
 UNKNOWN = "?"
+UNKNOWN_BYTE = UNKNOWN.encode()
+"""``UNKNOWN`` as the byte of the map-notation arrays."""
 AREA_KEY = 0x41
 """The code point that marks the first revealed area in ``Observation.area_map``."""
 A = TypeVar("A", bound=Action)
@@ -579,9 +581,13 @@ def _view_key(state: State) -> tuple[int, int, tuple[Pos | None, ...]]:
     return (state.grid.version, len(state.revealed), tuple(h.pos for h in state.active_heroes()))
 
 
-def known_squares(state: State) -> NDArray[np.bool_]:
-    """Squares the heroes know: those of revealed areas, and those any hero sees now."""
-    key = _view_key(state)
+def known_squares(
+    state: State, key: tuple[int, int, tuple[Pos | None, ...]] | None = None
+) -> NDArray[np.bool_]:
+    """Squares the heroes know: those of revealed areas, and those any hero sees now
+    (``key``: the state's ``_view_key``, if the caller has it)."""
+    if key is None:
+        key = _view_key(state)
     cached = state.derived.get("known")
     if cached is not None and cached[0] == key:
         known: NDArray[np.bool_] = cached[1]
@@ -612,16 +618,20 @@ def revealed_squares(state: State) -> NDArray[np.bool_]:
 
 def board_codes(state: State, full: bool) -> bytes:
     """The board as ``full`` (DM) or hero eyes see it, row by row without line breaks."""
-    key = (full, *_view_key(state))
-    cached = state.derived.get("board")
+    key = _view_key(state)
+    slot = "board:full" if full else "board"  # the DM's and the heroes' apart
+    cached = state.derived.get(slot)
     if cached is not None and cached[0] == key:
         codes: bytes = cached[1]
         return codes
     chars = state.grid.char_array()
-    if not full:
-        chars = np.where(known_squares(state), chars, UNKNOWN.encode())
-    codes = chars.tobytes()
-    state.derived["board"] = (key, codes)
+    if full:
+        codes = chars.tobytes()
+    else:
+        shown = np.full(chars.shape, UNKNOWN_BYTE, chars.dtype)
+        np.copyto(shown, chars, where=known_squares(state, key))
+        codes = shown.tobytes()
+    state.derived[slot] = (key, codes)
     return codes
 
 

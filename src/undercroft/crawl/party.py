@@ -483,8 +483,13 @@ class HeroParty:
 
 
 def spot(search: Search, monsters: set[Pos]) -> int | None:
-    """The nearest reachable square next to a monster (row, then column, on a tie)."""
+    """The nearest reachable square next to a monster (row, then column, on a tie);
+    asked again of the same search with the same set of monsters, the answer it gave."""
+    if search.asked is not None and search.asked[0] is monsters:
+        return search.asked[1]
     width = search.width
     spots = {j for m in monsters for j in search.around[m.y * width + m.x]}
     spots = {i for i in spots if search.enterable(i)}
-    return search.nearest(mask_of(len(search.costs), spots)) if spots else None
+    found = search.nearest(mask_of(len(search.costs), spots)) if spots else None
+    search.asked = (monsters, found)
+    return found

@@ -149,7 +149,8 @@ class Search:
         # reaches (compiled, that is a third of a search).
         self._around: tuple[tuple[Any, ...], ...] = self.around
         starts = list(dict.fromkeys(origins))
-        self.blocked = set(blocked).difference(starts)
+        self.blocked = set(blocked)
+        self.blocked.difference_update(starts)
         # The cost of stepping into each square, 0 for the blocked too: one byte to read
         # a step rather than a set to look in.
         steps = bytearray(costs)
@@ -162,6 +163,9 @@ class Search:
         self.buckets: list[list[Any]] = [list(starts)]
         self.levels: list[list[Any]] = []
         """The squares settled at each distance so far (``levels[d]``; ints)."""
+        self.asked: tuple[object, int | None] | None = None
+        """A question's object and the answer found for it (callers that ask the same
+        question twice of one search keep it here)."""
 
     def enterable(self, i: int) -> bool:
         """Whether the search could ever reach square ``i`` (an origin, or a square that

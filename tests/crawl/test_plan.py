@@ -12,7 +12,15 @@ import numpy as np
 import pytest
 import tcod.path
 
-from undercroft.crawl.plan import FAR, PLANNING_COST, Memory, Search, mask_of
+from undercroft.crawl.plan import (
+    FAR,
+    PLANNING_COST,
+    WALKABLE_CHARS,
+    Memory,
+    Search,
+    either,
+    mask_of,
+)
 
 
 def reference(
@@ -70,3 +78,27 @@ def test_the_memory_keeps_what_was_seen_where_nothing_is_seen_now() -> None:
     memory.see(b"??+.")
     assert memory.codes == b"#.+."
     assert memory.frontier() == bytes([0, 1, 0, 1])  # next to the shut door
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_frontier_is_the_walkable_squares_next_to_something_new(seed: int) -> None:
+    """Known squares a figure may stand on next to (up, down, left or right of) an unknown
+    square or a shut door, never across a row's end: against arrays shifted by numpy."""
+    rng = np.random.default_rng(seed)
+    height, width = int(rng.integers(1, 12)), int(rng.integers(1, 12))
+    board = random_board(rng, height, width)
+    codes = np.frombuffer(board, np.uint8).reshape(height, width)
+    new = (codes == ord("?")) | (codes == ord("+"))
+    near = np.zeros_like(new)
+    near[1:, :] |= new[:-1, :]
+    near[:-1, :] |= new[1:, :]
+    near[:, 1:] |= new[:, :-1]
+    near[:, :-1] |= new[:, 1:]
+    walkable = np.isin(codes, np.frombuffer(WALKABLE_CHARS, np.uint8))
+    assert Memory(board, width).frontier() == (walkable & near).astype(np.uint8).tobytes()
+
+
+def test_either_marks_the_squares_of_both_masks() -> None:
+    a, b = bytes([0, 1, 0, 0, 1, 0]), bytes([1, 1, 0, 0, 0, 0])
+    assert either(a, b) == bytes([1, 1, 0, 0, 1, 0])
+    assert either(bytes(4), bytes(4)) == bytes(4)  # the unmarked end is kept

@@ -40,6 +40,8 @@ PLANNING_COST = bytes(
 """Step costs for planning: known floor 1, a shut door 4 (it must be forced), an unknown
 square 3 (it may well be floor), walls never (0)."""
 WALK_COST = WALKABLE
+NEW_SQUARE = bytes(1 if c in (UNKNOWN_CODE, SHUT_CODE) else 0 for c in range(256))
+"""``NEW_SQUARE[code]``: an unknown square or a shut door (somewhere new beyond)."""
 """Step costs over known floor only (unknown squares and shut doors never)."""
 
 
@@ -94,18 +96,27 @@ class Memory:
         somewhere new (next to an unknown square or a shut door); cached until the
         memory changes."""
         if self._frontier[0] is not self.codes:
-            codes = np.frombuffer(self.codes, np.uint8).reshape(self.height, self.width)
-            walkable = np.frombuffer(self.codes.translate(WALKABLE), np.bool_).reshape(
-                codes.shape
-            )
-            new = (codes == UNKNOWN_CODE) | (codes == SHUT_CODE)
-            near = np.zeros_like(new)
-            near[1:, :] |= new[:-1, :]
-            near[:-1, :] |= new[1:, :]
-            near[:, 1:] |= new[:, :-1]
-            near[:, :-1] |= new[:, 1:]
-            self._frontier = (self.codes, (walkable & near).tobytes())
+            # The board's bytes read as one integer (one byte a square, 0 or 1): a shift
+            # of 8 bits is a step sideways, of 8 * width a step up or down; the masks keep
+            # a sideways step from wrapping onto the next row.
+            width, size = self.width, len(self.codes)
+            new = int.from_bytes(self.codes.translate(NEW_SQUARE), "little")
+            left, right = _row_masks(width, self.height)
+            near = (new << 8 * width) | (new >> 8 * width)
+            near |= ((new << 8) & left) | ((new >> 8) & right)
+            walkable = int.from_bytes(self.codes.translate(WALKABLE), "little")
+            self._frontier = (self.codes, (walkable & near).to_bytes(size, "little"))
         return self._frontier[1]
+
+
+@lru_cache(maxsize=8)
+def _row_masks(width: int, height: int) -> tuple[int, int]:
+    """One byte a square, 1 except in the first column (``left``: squares with a
+    neighbour to their left) and except in the last (``right``), as integers."""
+    row = bytes([0] + [1] * (width - 1))
+    left = int.from_bytes(row * height, "little")
+    right = int.from_bytes(row[::-1] * height, "little")
+    return left, right
 
 
 def mask_of(size: int, squares: Iterable[int]) -> bytes:
@@ -117,8 +128,9 @@ def mask_of(size: int, squares: Iterable[int]) -> bytes:
 
 
 def either(a: bytes, b: bytes) -> bytes:
-    """The squares marked in ``a`` or ``b``."""
-    return (np.frombuffer(a, np.bool_) | np.frombuffer(b, np.bool_)).tobytes()
+    """The squares marked in ``a`` or ``b`` (masks of 0 and 1 bytes)."""
+    joined = int.from_bytes(a, "little") | int.from_bytes(b, "little")
+    return joined.to_bytes(max(len(a), len(b)), "little")
 
 
 def ranks_mask(area_codes: bytes, ranks: Iterable[int]) -> bytes:

@@ -219,14 +219,14 @@ def monster_movement(state: State, _: Task) -> None:
         state.ask(Seat.DM, "monster_movement")
 
 
-def walk_ends(state: State, monster: Monster) -> list[tuple[Pos, int, int]]:
-    """Where each of :func:`walks` ends, its Stamina and its length, in the same order
-    (the DM weighs the walks by these and builds only the one it picks)."""
+def walk_ends(
+    state: State, monster: Monster, tree: dict[Pos, tuple[Pos | None, int]]
+) -> list[tuple[Pos, int, int]]:
+    """Where each of :func:`walks` ends, its Stamina and its length, in the same order,
+    from the monster's :func:`reach_tree` (the DM weighs the walks by these and builds
+    only the one it picks, with :func:`path_in`)."""
     movement = state.ruleset.monster(monster.kind).movement
-    return [
-        (end, max(0, steps - movement), steps)
-        for end, (_, steps) in reach_tree(state, monster).items()
-    ]
+    return [(end, max(0, steps - movement), steps) for end, (_, steps) in tree.items()]
 
 
 def walks(state: State, monster: Monster) -> list[tuple[tuple[Pos, ...], int]]:

@@ -33,7 +33,7 @@ from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, MonsterMove, actor_of, to_json
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.goals import goal_met
-from undercroft.crawl.monsters import can_move, path_in, reach_tree, walks
+from undercroft.crawl.monsters import can_move, path_in, reach_tree, walk_ends, walks
 from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.state import Hero, State
 
@@ -197,13 +197,11 @@ class Observation:
 
     def walk_ends(self, monster: str) -> list[tuple[Pos, int, int]]:
         """Where each of :meth:`walks_of` ends, its Stamina and its length, in order."""
-        here = next((m.pos for m in self.monsters_seen() if m.id == monster), None)
-        return ends_of(self.walks_of(monster), here)
+        return ends_of(self.walks_of(monster), square_of(self, monster))
 
     def walk_to(self, monster: str, end: Pos) -> tuple[Pos, ...]:
         """The path of the first of :meth:`walks_of` that ends at ``end``."""
-        here = next((m.pos for m in self.monsters_seen() if m.id == monster), None)
-        return path_ending(self.walks_of(monster), here, end)
+        return path_ending(self.walks_of(monster), square_of(self, monster), end)
 
     def board_codes(self) -> tuple[bytes, int]:
         """The board row by row without line breaks, and its width."""
@@ -451,18 +449,15 @@ class View:
         order, without building the paths (:meth:`walk_to` builds the one picked)."""
         tree = self._tree(monster)
         if tree is None:
-            here = next((m.pos for m in self.monsters_seen() if m.id == monster), None)
-            return ends_of(self.walks_of(monster), here)
+            return ends_of(self.walks_of(monster), square_of(self, monster))
         state = self._game()
-        movement = state.ruleset.monster(state.monsters[monster].kind).movement if tree else 0
-        return [(end, max(0, steps - movement), steps) for end, (_, steps) in tree.items()]
+        return walk_ends(state, state.monsters[monster], tree) if tree else []
 
     def walk_to(self, monster: str, end: Pos) -> tuple[Pos, ...]:
         """The path of the walk of :meth:`walks_of` that ends at ``end``."""
         tree = self._tree(monster)
         if tree is None:
-            here = next((m.pos for m in self.monsters_seen() if m.id == monster), None)
-            return path_ending(self.walks_of(monster), here, end)
+            return path_ending(self.walks_of(monster), square_of(self, monster), end)
         if end not in tree:
             raise KeyError(f"no legal walk of {monster} ends at {end}")
         return path_in(tree, end)
@@ -527,6 +522,11 @@ class View:
 
     def corpse_squares(self) -> tuple[Pos, ...]:
         return tuple(self._game().corpses)
+
+
+def square_of(seen: Seen, monster: str) -> Pos | None:
+    """Where ``monster`` stands, as ``seen`` shows it (``None`` if it does not)."""
+    return next((m.pos for m in seen.monsters_seen() if m.id == monster), None)
 
 
 def ends_of(

@@ -40,9 +40,9 @@ PLANNING_COST = bytes(
 """Step costs for planning: known floor 1, a shut door 4 (it must be forced), an unknown
 square 3 (it may well be floor), walls never (0)."""
 WALK_COST = WALKABLE
+"""Step costs over known floor only (unknown squares and shut doors never)."""
 NEW_SQUARE = bytes(1 if c in (UNKNOWN_CODE, SHUT_CODE) else 0 for c in range(256))
 """``NEW_SQUARE[code]``: an unknown square or a shut door (somewhere new beyond)."""
-"""Step costs over known floor only (unknown squares and shut doors never)."""
 
 
 @lru_cache(maxsize=8)

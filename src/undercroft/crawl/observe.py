@@ -586,18 +586,40 @@ def known_squares(
 ) -> NDArray[np.bool_]:
     """Squares the heroes know: those of revealed areas, and those any hero sees now
     (``key``: the state's ``_view_key``, if the caller has it)."""
-    if key is None:
-        key = _view_key(state)
+    bits = _known_bits(state, key if key is not None else _view_key(state))
+    size = state.grid.width * state.grid.height
+    known = np.frombuffer(bits.to_bytes(size, "little"), np.bool_)
+    return known.reshape(state.grid.height, state.grid.width)
+
+
+def _known_bits(state: State, key: tuple[int, int, tuple[Pos | None, ...]]) -> int:
+    """:func:`known_squares` as one byte a square (1 known) read as a little-endian
+    integer: the union of a few fields of view is a few integer ``|``s, not numpy calls."""
     cached = state.derived.get("known")
     if cached is not None and cached[0] == key:
-        known: NDArray[np.bool_] = cached[1]
+        known: int = cached[1]
         return known
-    views = [state.sight.fov(h.pos) for h in state.active_heroes() if h.pos is not None]
-    known = revealed_squares(state).copy()
-    for seen in views:
-        known |= seen
+    known = _revealed_bits(state)
+    for hero in state.active_heroes():
+        if hero.pos is not None:
+            known |= _fov_bits(state, hero.pos)
     state.derived["known"] = (key, known)
     return known
+
+
+def _fov_bits(state: State, origin: Pos) -> int:
+    """The field of view from ``origin`` as :func:`_known_bits` (kept per board
+    version)."""
+    version = state.grid.version
+    cached = state.derived.get("fov_bits")
+    if cached is None or cached[0] != version:
+        cached = (version, {})
+        state.derived["fov_bits"] = cached
+    table: dict[Pos, int] = cached[1]
+    bits = table.get(origin)
+    if bits is None:
+        bits = table[origin] = int.from_bytes(state.sight.fov(origin).tobytes(), "little")
+    return bits
 
 
 def revealed_squares(state: State) -> NDArray[np.bool_]:
@@ -616,6 +638,18 @@ def revealed_squares(state: State) -> NDArray[np.bool_]:
     return found
 
 
+def _revealed_bits(state: State) -> int:
+    """:func:`revealed_squares` as :func:`_known_bits`."""
+    key = len(state.revealed)
+    cached = state.derived.get("revealed_bits")
+    if cached is not None and cached[0] == key:
+        found: int = cached[1]
+        return found
+    found = int.from_bytes(revealed_squares(state).tobytes(), "little")
+    state.derived["revealed_bits"] = (key, found)
+    return found
+
+
 def board_codes(state: State, full: bool) -> bytes:
     """The board as ``full`` (DM) or hero eyes see it, row by row without line breaks."""
     key = _view_key(state)
@@ -624,16 +658,31 @@ def board_codes(state: State, full: bool) -> bytes:
     if cached is not None and cached[0] == key:
         codes: bytes = cached[1]
         return codes
-    chars = state.grid.char_array()
     if full:
-        codes = chars.tobytes()
+        codes = state.grid.char_array().tobytes()
     else:
-        shown = np.full(chars.shape, UNKNOWN_BYTE, chars.dtype)
-        np.copyto(shown, chars, where=known_squares(state, key))
-        codes = shown.tobytes()
+        # Each byte of ``shown`` is 0xFF where the square is known (1 * 255 carries into
+        # no other byte), so the board is its characters there and ``?`` elsewhere.
+        chars, unknown, size = _char_bits(state)
+        shown = _known_bits(state, key) * 255
+        codes = ((chars & shown) | (unknown & ~shown)).to_bytes(size, "little")
     state.derived[slot] = (key, codes)
     return codes
 
+
+def _char_bits(state: State) -> tuple[int, int, int]:
+    """The board's characters read as one little-endian integer, a board of ``?`` the
+    same way, and the number of squares (kept per board version)."""
+    version = state.grid.version
+    cached = state.derived.get("char_bits")
+    if cached is not None and cached[0] == version:
+        found: tuple[int, int, int] = cached[1]
+        return found
+    chars = state.grid.char_array().tobytes()
+    size = len(chars)
+    found = (int.from_bytes(chars, "little"), int.from_bytes(UNKNOWN_BYTE * size, "little"), size)
+    state.derived["char_bits"] = (version, found)
+    return found
 
 
 def area_codes(state: State) -> bytes:

@@ -41,6 +41,8 @@ PLANNING_COST = bytes(
 square 3 (it may well be floor), walls never (0)."""
 WALK_COST = WALKABLE
 """Step costs over known floor only (unknown squares and shut doors never)."""
+SHOWN = bytes(0 if c == UNKNOWN_CODE else 255 for c in range(256))
+"""``SHOWN[code]``: 0xFF for a square a board shows, 0 for one it shows as unknown."""
 NEW_SQUARE = bytes(1 if c in (UNKNOWN_CODE, SHUT_CODE) else 0 for c in range(256))
 """``NEW_SQUARE[code]``: an unknown square or a shut door (somewhere new beyond)."""
 
@@ -66,9 +68,9 @@ class Memory:
     def __init__(self, codes: bytes, width: int) -> None:
         self.width = width
         self.height = len(codes) // width
-        self._array = np.frombuffer(codes, np.uint8).copy()
         self.codes = codes
         """The remembered board; a new object whenever it changes."""
+        self._bits = int.from_bytes(codes, "little")
         self._frontier: tuple[bytes | None, bytes] = (None, b"")
 
     def see(self, codes: bytes) -> None:
@@ -76,11 +78,12 @@ class Memory:
         was last seen there)."""
         if codes == self.codes:
             return
-        now = np.frombuffer(codes, np.uint8)
-        np.copyto(self._array, now, where=now != UNKNOWN_CODE)
-        remembered = self._array.tobytes()
-        if remembered != self.codes:
-            self.codes = remembered
+        # One byte a square read as one integer: 0xFF where ``codes`` shows the square.
+        shown = int.from_bytes(codes.translate(SHOWN), "little")
+        bits = (self._bits & ~shown) | (int.from_bytes(codes, "little") & shown)
+        if bits != self._bits:
+            self._bits = bits
+            self.codes = bits.to_bytes(len(codes), "little")
 
     def index(self, p: Pos) -> int:
         return p.y * self.width + p.x

@@ -147,6 +147,7 @@ class Sight:
         self._transparency: BoolArray = grid.transparency()
         self._board: _Board | None = None
         self._cache: OrderedDict[Pos, BoolArray] = OrderedDict()
+        self._bits: dict[Pos, int] = {}
 
     def _fresh(self) -> None:
         grid = self.grid
@@ -164,6 +165,7 @@ class Sight:
             else:
                 self._board = None
             self._cache.clear()
+            self._bits = {}
 
     def fov(self, origin: Pos) -> BoolArray:
         """The unlimited field of view from ``origin`` (C-LOS-01)."""
@@ -179,6 +181,17 @@ class Sight:
         else:
             self._cache.move_to_end(origin)
         return seen
+
+    def fov_bits(self, origin: Pos) -> int:
+        """:meth:`fov` as one byte a square (1 seen), row by row, read as a little-endian
+        integer: fields of view are then joined and compared with a few integer
+        operations instead of numpy calls (each costs more than the work on a small
+        board). Kept until the grid changes."""
+        self._fresh()
+        bits = self._bits.get(origin)
+        if bits is None:
+            bits = self._bits[origin] = int.from_bytes(self.fov(origin).tobytes(), "little")
+        return bits
 
     def can_see(self, a: Pos, b: Pos) -> bool:
         """Whether ``a`` and ``b`` see each other (C-LOS-01)."""

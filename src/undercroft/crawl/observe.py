@@ -602,24 +602,9 @@ def _known_bits(state: State, key: tuple[int, int, tuple[Pos | None, ...]]) -> i
     known = _revealed_bits(state)
     for hero in state.active_heroes():
         if hero.pos is not None:
-            known |= _fov_bits(state, hero.pos)
+            known |= state.sight.fov_bits(hero.pos)
     state.derived["known"] = (key, known)
     return known
-
-
-def _fov_bits(state: State, origin: Pos) -> int:
-    """The field of view from ``origin`` as :func:`_known_bits` (kept per board
-    version)."""
-    version = state.grid.version
-    cached = state.derived.get("fov_bits")
-    if cached is None or cached[0] != version:
-        cached = (version, {})
-        state.derived["fov_bits"] = cached
-    table: dict[Pos, int] = cached[1]
-    bits = table.get(origin)
-    if bits is None:
-        bits = table[origin] = int.from_bytes(state.sight.fov(origin).tobytes(), "little")
-    return bits
 
 
 def revealed_squares(state: State) -> NDArray[np.bool_]:

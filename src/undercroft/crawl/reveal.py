@@ -41,13 +41,17 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
             state.views[hero.id] = key
             fovs.append(hero.pos)
     placed: list[str] = []
-    news = news_squares(state) if fovs else None
-    if news is not None:
-        views = [state.sight.fov(p) for p in fovs]
-        seen = views[0]
-        for more in views[1:]:
-            seen = seen | more
-        if np.count_nonzero(seen & news):
+    news = news_bits(state) if fovs else 0
+    if news:
+        sight = state.sight
+        seen_bits = 0
+        for p in fovs:
+            seen_bits |= sight.fov_bits(p)
+        if seen_bits & news:
+            views = [sight.fov(p) for p in fovs]
+            seen = views[0]
+            for more in views[1:]:
+                seen = seen | more
             reveal_seen(state, seen)
             placed = place_monsters(state, seen)
     wake_guards(state)
@@ -59,6 +63,20 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
             unsurprisable=unsurprisable,
             encounter=encounter,
         )
+
+
+def news_bits(state: State) -> int:
+    """:func:`news_squares` as one byte a square (1 news) read as a little-endian
+    integer (``Sight.fov_bits``), 0 once there are none; cached as it is."""
+    key = (len(state.revealed), len(state.placed))
+    cached = state.derived.get("news_bits")
+    if cached is not None and cached[0] == key:
+        found: int = cached[1]
+        return found
+    news = news_squares(state)
+    found = 0 if news is None else int.from_bytes(news.tobytes(), "little")
+    state.derived["news_bits"] = (key, found)
+    return found
 
 
 def news_squares(state: State) -> np.ndarray | None:

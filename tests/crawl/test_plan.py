@@ -80,6 +80,23 @@ def test_the_memory_keeps_what_was_seen_where_nothing_is_seen_now() -> None:
     assert memory.frontier() == bytes([0, 1, 0, 1])  # next to the shut door
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_the_memory_takes_every_square_a_board_shows(seed: int) -> None:
+    """A run of boards seen one after another: the memory holds, square by square, what
+    the last board that showed the square (not as ``?``) showed there (against numpy)."""
+    rng = np.random.default_rng(seed)
+    height, width = int(rng.integers(1, 12)), int(rng.integers(1, 12))
+    first = random_board(rng, height, width)
+    memory = Memory(first, width)
+    expected = np.frombuffer(first, np.uint8).copy()
+    for _ in range(6):
+        board = random_board(rng, height, width)
+        now = np.frombuffer(board, np.uint8)
+        np.copyto(expected, now, where=now != ord("?"))
+        memory.see(board)
+        assert memory.codes == expected.tobytes()
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_the_frontier_is_the_walkable_squares_next_to_something_new(seed: int) -> None:
     """Known squares a figure may stand on next to (up, down, left or right of) an unknown

@@ -6,12 +6,14 @@ Over whole seeded games (random play on the conformance board, the heuristic pol
 a shipped adventure), at every decision: a view's fields equal the observation's; its
 typed questions agree with the observation's; the legal actions of one kind and actor
 are exactly those of the full list, in its order; every action a built-in policy picks
-is in the full list; and the party picks the same action from a view as from the
-observation of the same moment.
+is in the full list; the party picks the same action from a view as from the
+observation of the same moment; and the boards worked out on integers are those numpy
+arrays give.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from test_conformance import PARTY, RULES
 
@@ -22,8 +24,18 @@ from undercroft.crawl.actions import Action, Move, Roll, actor_of
 from undercroft.crawl.ai import DungeonMaster, RandomPolicy
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.observe import Observation, StaleViewError, View, observe
+from undercroft.crawl.observe import (
+    UNKNOWN_BYTE,
+    Observation,
+    StaleViewError,
+    View,
+    board_codes,
+    known_squares,
+    observe,
+    revealed_squares,
+)
 from undercroft.crawl.party import HeroParty
+from undercroft.crawl.reveal import news_bits, news_squares
 from undercroft.crawl.ruleset import Ruleset
 
 FIELDS = (
@@ -56,6 +68,27 @@ def same_answers(view: View, obs: Observation) -> None:
             firsts.setdefault(end, path)
         for end, path in firsts.items():
             assert view.walk_to(monster.id, end) == obs.walk_to(monster.id, end) == path
+
+
+def board_as_numpy_draws_it(state: State) -> None:
+    """The heroes' board, the squares they know, each hero's field of view and the
+    squares that would show something new, worked out on integers (one byte a square),
+    equal what numpy arrays give: characters where a revealed area or a hero's sight
+    shows the square, ``?`` elsewhere (C-TURN-04)."""
+    known = revealed_squares(state).copy()
+    for hero in state.active_heroes():
+        if hero.pos is not None:
+            seen = state.sight.fov(hero.pos)
+            assert state.sight.fov_bits(hero.pos) == int.from_bytes(seen.tobytes(), "little")
+            known |= seen
+    assert np.array_equal(known_squares(state), known)
+    chars = state.grid.char_array()
+    shown = np.full(chars.shape, UNKNOWN_BYTE, chars.dtype)
+    np.copyto(shown, chars, where=known)
+    assert board_codes(state, False) == shown.tobytes()
+    assert board_codes(state, True) == chars.tobytes()
+    news = news_squares(state)
+    assert news_bits(state) == (0 if news is None else int.from_bytes(news.tobytes(), "little"))
 
 
 def lists_agree(state: State) -> None:
@@ -95,6 +128,7 @@ def play_checked(rules: Ruleset, party: list[str], seed: int, heroes: str) -> in
         same_answers(view, observe(state, seat))
         same_answers(other, observe(state, other.seat))
         lists_agree(state)
+        board_as_numpy_draws_it(state)
         action: Action = policies[seat].act(View(state, seat))
         if not isinstance(action, Move):  # a walk is checked square by square by apply
             assert action in state.legal_actions(), action

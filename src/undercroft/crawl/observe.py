@@ -608,18 +608,13 @@ def _known_bits(state: State, key: tuple[int, int, tuple[Pos | None, ...]]) -> i
 
 
 def revealed_squares(state: State) -> NDArray[np.bool_]:
-    """The squares of every revealed area (C-TURN-04: a revealed area is known whole)."""
-    key = len(state.revealed)
-    cached = state.derived.get("revealed")
-    if cached is not None and cached[0] == key:
-        found: NDArray[np.bool_] = cached[1]
-        return found
+    """The squares of every revealed area (C-TURN-04: a revealed area is known whole);
+    kept, as bits, by :func:`_revealed_bits`."""
     grid = state.grid
     revealed = np.zeros(len(grid.areas) + 1, np.bool_)  # by area index + 1 (0: no area)
     for i, info in enumerate(grid.areas):
         revealed[i + 1] = info.name in state.revealed
-    found = revealed[grid.area + 1]
-    state.derived["revealed"] = (key, found)
+    found: NDArray[np.bool_] = revealed[grid.area + 1]
     return found
 
 

@@ -67,7 +67,8 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
 
 def news_bits(state: State) -> int:
     """:func:`news_squares` as one byte a square (1 news) read as a little-endian
-    integer (``Sight.fov_bits``), 0 once there are none; cached as it is."""
+    integer (``Sight.fov_bits``), 0 once there are none; cached until an area is
+    revealed or a monster placed."""
     key = (len(state.revealed), len(state.placed))
     cached = state.derived.get("news_bits")
     if cached is not None and cached[0] == key:
@@ -82,12 +83,7 @@ def news_bits(state: State) -> int:
 def news_squares(state: State) -> np.ndarray | None:
     """The squares whose sight would show something new: those of areas still to be
     revealed (not secret ones) and of monsters still to be placed; ``None`` once there
-    are none. Cached until an area is revealed or a monster placed."""
-    key = (len(state.revealed), len(state.placed))
-    cached = state.derived.get("news")
-    if cached is not None and cached[0] == key:
-        found: np.ndarray | None = cached[1]
-        return found
+    are none. Kept, as bits, by :func:`news_bits`."""
     grid = state.grid
     secret = state.ruleset.adventure.secret_areas
     hidden = np.zeros(len(grid.areas) + 1, np.bool_)  # by area index + 1 (0: no area)
@@ -97,9 +93,7 @@ def news_squares(state: State) -> np.ndarray | None:
     for index, placement in enumerate(state.ruleset.adventure.placements):
         if index not in state.placed:
             news[placement.at.y, placement.at.x] = True
-    found = news if news.any() else None
-    state.derived["news"] = (key, found)
-    return found
+    return news if news.any() else None
 
 
 def reveal_seen(state: State, seen: np.ndarray) -> None:

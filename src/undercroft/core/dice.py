@@ -190,15 +190,25 @@ class DiceSampler:
     Nothing here depends on numpy's distribution methods, which may change between builds.
     """
 
-    _BLOCK = 1024
+    _BLOCK = 256
+    """Words drawn at a time (the stream is the same whatever the block: a game's dice take
+    a few hundred words, and its policies' samplers few or none)."""
 
     def __init__(self, seed: int) -> None:
         if seed < 0:
             raise ValueError(f"a seed must be 0 or more, got {seed}")
         self.seed = seed
-        self._bits = np.random.PCG64(seed)
+        self._made: np.random.PCG64 | None = None
         self._buffer: list[int] = []
         self._used = 0
+
+    @property
+    def _bits(self) -> np.random.PCG64:
+        """The generator, made on the first draw (making one costs more than many dice;
+        a policy's sampler may never draw)."""
+        if self._made is None:
+            self._made = np.random.PCG64(self.seed)
+        return self._made
 
     def _word(self) -> int:
         if self._used >= len(self._buffer):

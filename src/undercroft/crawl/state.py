@@ -368,7 +368,10 @@ class State:
 
     def push(self, *tasks: Task) -> None:
         """Schedule tasks to run in the order given (the first runs next)."""
-        self.stack.extend(reversed(tasks))
+        if len(tasks) == 1:
+            self.stack.append(tasks[0])  # most pushes: no reversed copy to make
+        else:
+            self.stack.extend(tasks[::-1])
 
     def ask(self, seat: Seat, kind: str, **args: Any) -> None:
         self.pending = Pending(seat, kind, args)

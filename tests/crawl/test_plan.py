@@ -73,6 +73,22 @@ def test_the_nearest_square_and_the_way_there_match_a_whole_board_map(seed: int)
         assert search.path_to(found) == want
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_distances_match_a_whole_board_map_for_any_step_costs(seed: int) -> None:
+    """Step costs up to 12 (planning's are at most 4): the queues' ring is sized by the
+    largest cost, and every distance still matches tcod's Dijkstra map."""
+    rng = np.random.default_rng(seed)
+    height, width = int(rng.integers(2, 14)), int(rng.integers(2, 14))
+    cost_array = rng.integers(0, 13, size=(height, width)).astype(np.uint8)
+    cost_array[rng.random((height, width)) < 0.5] = 1  # enough floor to walk far
+    costs = cost_array.tobytes()
+    squares = height * width
+    origins = [int(rng.integers(squares)) for _ in range(int(rng.integers(1, 3)))]
+    dist = reference(cost_array, [divmod(i, width) for i in origins], set())
+    search = Search(costs, width, origins)
+    assert [search.distance(i) for i in range(squares)] == [int(d) for d in dist.ravel()]
+
+
 def test_the_memory_keeps_what_was_seen_where_nothing_is_seen_now() -> None:
     memory = Memory(b"#.?.", 4)
     memory.see(b"??+.")

@@ -209,8 +209,9 @@ class Search:
             self.dist[i] = 0
         # Dial's queues as a ring: a square is queued at most ``span - 1`` levels ahead
         # (the costs planning uses are at most 4: ``max`` of a board costs a whole loop).
+        # A vec of vecs, not a list: a list boxes the vec it is handed at every append.
         span = 5 if not costs.translate(None, UP_TO_4) else max(costs) + 1
-        self._ring: list[vec[i64]] = [vec[i64]() for _ in range(span)]
+        self._ring: vec[vec[i64]] = vec[vec[i64]]([vec[i64]() for _ in range(span)])
         self._ring[0] = vec[i64](starts)
         self._queued: i64 = len(starts)
         self._order: vec[i64] = vec[i64]()

@@ -45,6 +45,7 @@ WALK_COST = WALKABLE
 SHOWN = bytes(0 if c == UNKNOWN_CODE else 255 for c in range(256))
 """``SHOWN[code]``: 0xFF for a square a board shows, 0 for one it shows as unknown."""
 UP_TO_4 = bytes(range(5))
+"""The step costs planning uses (0 to 4): a board of only these needs no ``max``."""
 NEW_SQUARE = bytes(1 if c in (UNKNOWN_CODE, SHUT_CODE) else 0 for c in range(256))
 """``NEW_SQUARE[code]``: an unknown square or a shut door (somewhere new beyond)."""
 
@@ -85,6 +86,7 @@ class Shape:
 
 @lru_cache(maxsize=8)
 def shape_of(width: int, height: int) -> Shape:
+    """The :class:`Shape` of a ``width`` x ``height`` board, made once."""
     return Shape(width, height)
 
 

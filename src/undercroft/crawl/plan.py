@@ -50,10 +50,10 @@ NEW_SQUARE = bytes(1 if c in (UNKNOWN_CODE, SHUT_CODE) else 0 for c in range(256
 """``NEW_SQUARE[code]``: an unknown square or a shut door (somewhere new beyond)."""
 
 
-@lru_cache(maxsize=8)
 def neighbours(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     """For each square (``y * width + x``) its orthogonal neighbours, in the order
-    ``tcod.path.hillclimb2d`` looks at them: up, down, left, right."""
+    ``tcod.path.hillclimb2d`` looks at them: up, down, left, right (made once per board
+    shape, by :func:`shape_of`)."""
     table = []
     for y in range(height):
         for x in range(width):

@@ -45,12 +45,14 @@ browser:
 	  fi; \
 	fi
 
-# The suite runs twice: with the compiled modules (if built) and as pure Python.
+# The suite runs twice: with the compiled modules (if built) and as pure Python, each on
+# TEST_WORKERS processes (pytest-xdist; `auto` is one a CPU, `0` runs in this process).
+TEST_WORKERS ?= auto
 test: install browser
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy src tests benchmarks
-	$(BIN)/python -m pytest -q
-	UNDERCROFT_PURE=1 $(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
+	UNDERCROFT_PURE=1 $(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py

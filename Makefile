@@ -22,7 +22,7 @@ $(STAMP): $(BIN)/python requirements-dev.lock pyproject.toml
 NATIVE := build/native/SOURCES.sha256
 NATIVE_SOURCES := $(shell $(PYTHON) -c "import re,sys; t=open('src/undercroft/native.py').read(); print(' '.join('src/undercroft/'+m for m in re.findall(r'\"((?:core|crawl|keep)/\w+\.py)\"', t)))")
 
-$(NATIVE): $(STAMP) src/undercroft/native.py $(NATIVE_SOURCES)
+$(NATIVE): $(STAMP) src/undercroft/native.py src/undercroft/native_setup.py $(NATIVE_SOURCES)
 	$(BIN)/python -m undercroft.native build || echo "(compiled build failed: undercroft runs as pure Python)"
 
 install: $(STAMP) $(NATIVE)

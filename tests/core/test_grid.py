@@ -29,6 +29,17 @@ def test_notation_reads_every_tile_kind() -> None:
     assert bool(g.furniture[1, 4]) and bool(g.water[2, 2]) and bool(g.dark[2, 4])
 
 
+def test_every_terrain_and_door_state_is_read_back_from_its_code() -> None:
+    # terrain_at/door_at index TERRAINS/DOOR_STATES by the code stored in the arrays
+    g = Grid.from_text(ROOM)
+    for t in Terrain:
+        g.terrain[0, 0] = t.value
+        assert g.terrain_at(Pos(0, 0)) is t
+    for d in DoorState:
+        g.door[0, 0] = d.value
+        assert g.door_at(Pos(0, 0)) is d
+
+
 def test_notation_round_trips() -> None:
     g = Grid.from_text(ROOM)
     assert g.to_text() == ROOM.lstrip("\n")

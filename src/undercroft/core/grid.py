@@ -146,6 +146,10 @@ class DoorState(enum.IntEnum):
     """Closed with an armed lock (keep). Blocks sight."""
 
 
+TERRAINS: Final = tuple(Terrain)
+"""Each :class:`Terrain` at the index of its code (the codes are 0, 1, 2, 3)."""
+DOOR_STATES: Final = tuple(DoorState)
+"""Each :class:`DoorState` at the index of its code."""
 WALL_CODE: Final = 1
 BLOCKAGE_CODE: Final = 3
 DOOR_CODE: Final = 2
@@ -327,10 +331,11 @@ class Grid:
         return found
 
     def terrain_at(self, pos: Pos) -> Terrain:
-        return Terrain(int(self.terrain[pos.y, pos.x]))
+        # By index: calling an Enum class (``Terrain(code)``) runs Python code each time.
+        return TERRAINS[self.terrain.item(pos.y, pos.x)]
 
     def door_at(self, pos: Pos) -> DoorState:
-        return DoorState(int(self.door[pos.y, pos.x]))
+        return DOOR_STATES[self.door.item(pos.y, pos.x)]
 
     def is_door(self, pos: Pos) -> bool:
         # ``item`` gives a Python int: a numpy scalar compared with an IntEnum member
@@ -338,7 +343,7 @@ class Grid:
         return bool(self.terrain.item(pos.y, pos.x) == DOOR_CODE)
 
     def area_at(self, pos: Pos) -> AreaInfo | None:
-        index = int(self.area[pos.y, pos.x])
+        index: int = self.area.item(pos.y, pos.x)  # a Python int, no numpy scalar made
         return self.areas[index] if index >= 0 else None
 
     def area_named(self, name: str) -> int:

@@ -97,10 +97,12 @@ def room_texts(state: State, _: Task) -> None:
 
 @task("explore_actions")
 def explore_actions(state: State, _: Task) -> None:
-    if state.outcome is None and legal_explore_actions(
-        state, Pending(Seat.HEROES, "explore_actions")
-    ) != [Done()]:
+    if state.outcome is not None:
+        return
+    legal = legal_explore_actions(state, Pending(Seat.HEROES, "explore_actions"))
+    if legal != [Done()]:
         state.ask(Seat.HEROES, "explore_actions")
+        state.offer(legal)
 
 
 def legal_explore_actions(state: State, _: Pending) -> list[Action]:
@@ -237,8 +239,10 @@ def trade(state: State, _: Task) -> None:
     if state.in_combat() or state.outcome is not None:
         return
     state.step = "trade"
-    if legal_trade(state, Pending(Seat.HEROES, "trade")) != [Done()]:
+    legal = legal_trade(state, Pending(Seat.HEROES, "trade"))
+    if legal != [Done()]:
         state.ask(Seat.HEROES, "trade")
+        state.offer(legal)
 
 
 def legal_trade(state: State, _: Pending) -> list[Action]:

@@ -170,11 +170,19 @@ class HeroParty:
         return self.area_ranks(obs, {g["target"] for g in goals if g["kind"] == "visit"})
 
     def to_look_at(self, obs: Seen) -> bytes:
-        """Squares worth going to: in an area not yet explored, or leading somewhere new."""
+        """Squares worth going to: in an area not yet explored, or leading somewhere new
+        (kept until the memory, the areas revealed or those explored change: the set of
+        explored areas only grows within a game, so its size tells)."""
+        key = (self.memory.codes, obs.area_codes(), obs.revealed, len(self.explored))
+        kept: tuple[object, bytes] | None = self.notes.get("look")
+        if kept is not None and kept[0] == key:
+            return kept[1]
         unexplored = self.area_ranks(obs, set(obs.revealed) - self.explored)
-        if not unexplored:
-            return self.memory.frontier()
-        return either(self.in_areas(obs, unexplored), self.memory.frontier())
+        found = self.memory.frontier()
+        if unexplored:
+            found = either(self.in_areas(obs, unexplored), found)
+        self.notes["look"] = (key, found)
+        return found
 
     # movement -------------------------------------------------------------------------
 

@@ -91,6 +91,12 @@ def play_until(
     whose seats are played here and by people in turn stays reproducible from its seed.
     """
     decisions = 0
+    # Looked up once: an Enum's hash is Python code, and this loop runs a few hundred
+    # times a game. Built-in policies read a lazy view (the fields they ask for); any
+    # other policy gets the full observation, which it may keep.
+    heroes, dm = policies.get(Seat.HEROES), policies.get(Seat.DM)
+    heroes_view = bool(getattr(heroes, "reads_views", False))
+    dm_view = bool(getattr(dm, "reads_views", False))
     while not state.is_terminal():
         seat = state.current_player()
         if seat is Seat.CHANCE:
@@ -99,12 +105,13 @@ def play_until(
             state.apply(Roll(dice.roll(state.pending.args["dice"])))
             continue
         assert seat is not None
-        policy = policies.get(seat)
+        if seat is Seat.HEROES:
+            policy, view = heroes, heroes_view
+        else:
+            policy, view = dm, dm_view
         if policy is None:
             break
-        # Built-in policies read a lazy view (the fields they ask for); any other policy
-        # gets the full observation, which it may keep.
-        seen = View(state, seat) if getattr(policy, "reads_views", False) else observe(state, seat)
+        seen = View(state, seat) if view else observe(state, seat)
         state.apply(policy.act(seen))  # type: ignore[arg-type]
         decisions += 1
         if decisions >= max_decisions:

@@ -377,6 +377,12 @@ class State:
         self.pending = Pending(seat, kind, args)
         self._legal = None
 
+    def offer(self, legal: list[Action]) -> None:
+        """The legal actions of the decision just asked, listed by the task that asked it
+        (to see whether there was a choice) with the state as it is now: kept, so they
+        are not listed again."""
+        self._legal = legal
+
     def ask_roll(self, roll: str, dice: int = 1, **args: Any) -> None:
         """Stop at a CHANCE node: ``dice`` d6 whose naturals go to the ``roll`` handler."""
         self.pending = Pending(Seat.CHANCE, "roll", {"roll": roll, "dice": dice, **args})

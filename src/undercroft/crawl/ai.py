@@ -111,20 +111,31 @@ class DungeonMaster:
         if abilities and self.rng.chance(0.5):
             return abilities[0]
         heroes = [(h.pos.x, h.pos.y) for h in obs.heroes_seen() if h.pos is not None]
-
-        def score(walk: tuple[Pos, int, int]) -> tuple[int, int, int]:
+        # The walks are weighed by where they end (only the one picked is built): the
+        # first walk with the least (closeness, Stamina, steps), where closeness is 0
+        # next to a hero, else the distance (C-DIST-01) to the nearest hero + 1 (1 with
+        # none). Compared field by field in the loop: no key function or tuple a walk.
+        best: tuple[Pos, int, int] | None = None
+        least, least_stamina, least_steps = 0, 0, 0
+        for walk in obs.walk_ends(monster):
             end, stamina, steps = walk
             x, y = end
-            gap = -1  # the distance (C-DIST-01) to the nearest hero; 0 with none
+            gap = -1
             for hx, hy in heroes:
                 d = abs(x - hx) + abs(y - hy)
                 if gap < 0 or d < gap:
                     gap = d
-            return (0 if gap == 1 else max(gap, 0) + 1, stamina, steps)
-
-        # The walks are weighed by where they end; only the one picked is built.
-        end, stamina, _ = min(obs.walk_ends(monster), key=score)
-        return MonsterMove(monster, obs.walk_to(monster, end), stamina)
+            close = 0 if gap == 1 else max(gap, 0) + 1
+            if (
+                best is None
+                or close < least
+                or (close == least and stamina < least_stamina)
+                or (close == least and stamina == least_stamina and steps < least_steps)
+            ):
+                best, least, least_stamina, least_steps = walk, close, stamina, steps
+        if best is None:
+            raise ValueError(f"{monster} has no walk, not even staying put")
+        return MonsterMove(monster, obs.walk_to(monster, best[0]), best[1])
 
 
 register_policy("random", lambda seat, rng: RandomPolicy(rng))

@@ -17,6 +17,7 @@ from undercroft.crawl.actions import (
     MonsterMove,
     Rest,
 )
+from undercroft.crawl.state import IllegalActionError
 
 HALL = board(
     """
@@ -83,6 +84,31 @@ def test_evading_costs_two_stamina_a_square_as_often_as_stamina_allows() -> None
     assert state.turn == 2 and ana.stamina == 1
     assert [e["reason"] for e in events(log, "exhausted")] == ["evasion"]
     assert [e["to"] for e in events(log, "moved")] == [[2, 1], [3, 1]]
+
+
+@pytest.mark.rule("C-CMB-01")
+def test_only_a_listed_evasion_is_accepted_and_done_always_is() -> None:
+    # The evasion step checks an action against its hero's evasions only: the same
+    # answers as the full list of legal actions, for every square around the hero.
+    state, _ = start(ruleset(HALL, placements=[("orc", "o")]), ["ana"])
+    advance(state, "evasion")
+    legal = state.legal_actions()
+    assert Done() in legal
+    for hero in ("hero:ana", "hero:dell", "hero:nobody"):
+        for to in (Pos(x, y) for x in range(8) for y in range(4)):
+            action = Evade(hero, to)
+            assert state.legal_actions_of(Evade, hero) == [
+                a for a in legal if isinstance(a, Evade) and a.hero == hero
+            ]
+            twin = state.clone()
+            try:
+                twin.apply(action)
+                accepted = True
+            except IllegalActionError:
+                accepted = False
+            assert accepted == (action in legal), action
+    state.apply(Done())
+    assert waiting_for(state) != "evasion"
 
 
 @pytest.mark.rule("C-CMB-02", "C-TURN-05", "C-TURN-06")

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from undercroft.core.events import fight_event
+from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, CastingChoice, Done, Evade, FightStamina
 from undercroft.crawl.damage import hurt_hero, hurt_monster
-from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
 from undercroft.crawl.movement import step_hero
 from undercroft.crawl.ruleset import Trait
 from undercroft.crawl.spells import casting_fields
@@ -70,17 +71,39 @@ def legal_evasion(state: State, _: Pending) -> list[Action]:
     actions: list[Action] = []
     occupied = state.occupied()
     for hero in state.active_heroes():
-        if not can_evade(hero):
-            continue
-        assert hero.pos is not None
-        for to in state.grid.neighbours(hero.pos):
-            if state.walkable(to) and to not in occupied:
-                actions.append(Evade(hero.id, to))
+        actions.extend(evasions(state, hero, occupied))
     actions.append(Done())
     return actions
 
 
-@decision("evasion", legal_evasion)
+def evasions(state: State, hero: Hero, occupied: set[Pos]) -> list[Action]:
+    """C-CMB-01 step 3: a hero who can evade steps to a free square next to it."""
+    if not can_evade(hero):
+        return []
+    assert hero.pos is not None
+    return [
+        Evade(hero.id, to)
+        for to in state.grid.neighbours(hero.pos)
+        if state.walkable(to) and to not in occupied
+    ]
+
+
+def evasion_options(state: State, kind: type[Action], actor: str) -> list[Action] | None:
+    """:func:`legal_evasion`'s actions of one kind for one hero (``None``: a kind that
+    names no hero)."""
+    if kind is not Evade:
+        return None
+    hero = state.heroes.get(actor)
+    return [] if hero is None else evasions(state, hero, state.occupied())
+
+
+def evasion_is_legal(state: State, _: Pending, action: Action) -> bool:
+    """Done, or one of the hero's :func:`evasions`, without listing every hero's (the
+    party says Done to most evasion steps)."""
+    return type(action) is Done or listed(evasion_options, state, action)
+
+
+@decision("evasion", legal_evasion, check=evasion_is_legal, options=evasion_options)
 def on_evasion(state: State, _: Pending, action: Action) -> None:
     if isinstance(action, Done):
         return

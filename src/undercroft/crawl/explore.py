@@ -49,8 +49,19 @@ def explore_choice(state: State, _: Task) -> None:
 def legal_explore_choice(state: State, _: Pending) -> list[Action]:
     actions: list[Action] = []
     for hero in explorers_pending(state):
-        actions.extend([Explore(hero.id, True), Explore(hero.id, False)])
+        actions.extend(explore_pair(state, hero.id))
     return actions
+
+
+def explore_pair(state: State, hero: str) -> tuple[Explore, Explore]:
+    """``Explore(hero, True)`` and ``Explore(hero, False)``, made once a game: actions
+    are frozen, and each Explore step lists them again for every hero still to choose
+    (a frozen dataclass is slow to make, even compiled)."""
+    key = "explore:" + hero
+    pair: tuple[Explore, Explore] | None = state.derived.get(key)
+    if pair is None:
+        pair = state.derived[key] = (Explore(hero, True), Explore(hero, False))
+    return pair
 
 
 @decision("explore_choice", legal_explore_choice)

@@ -97,12 +97,17 @@ def play_until(
     heroes, dm = policies.get(Seat.HEROES), policies.get(Seat.DM)
     heroes_view = bool(getattr(heroes, "reads_views", False))
     dm_view = bool(getattr(dm, "reads_views", False))
+    rolls: dict[tuple[int, ...], Roll] = {}  # actions are frozen: one Roll per result
     while not state.is_terminal():
         seat = state.current_player()
         if seat is Seat.CHANCE:
             # Every chance node is n fair six-sided dice: rolling them samples it exactly.
             assert state.pending is not None
-            state.apply(Roll(dice.roll(state.pending.args["dice"])))
+            natural = dice.roll(state.pending.args["dice"])
+            roll = rolls.get(natural)
+            if roll is None:
+                roll = rolls[natural] = Roll(natural)
+            state.apply(roll)
             continue
         assert seat is not None
         if seat is Seat.HEROES:

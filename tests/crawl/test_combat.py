@@ -9,14 +9,17 @@ from crawl_kit import board, ruleset, start
 
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl.actions import (
+    FIGHT_STAMINA,
     BeginCasting,
     CastingChoice,
     ChooseTarget,
     Done,
     Evade,
+    FightStamina,
     MonsterMove,
     Rest,
 )
+from undercroft.crawl.combat import MAX_FIGHT_STAMINA
 from undercroft.crawl.state import IllegalActionError
 
 HALL = board(
@@ -152,3 +155,9 @@ def test_a_resting_hero_does_not_evade() -> None:
     seen = advance(state, "movement")
     assert "evasion" not in seen and state.turn == 2
     assert events(log, "moved") == []
+
+
+@pytest.mark.rule("C-FIGHT-04")
+def test_the_stamina_options_made_once_reach_the_most_a_fight_takes() -> None:
+    # legal fight_stamina lists are slices of FIGHT_STAMINA, made once
+    assert tuple(FightStamina(p) for p in range(MAX_FIGHT_STAMINA + 1)) == FIGHT_STAMINA

@@ -9,7 +9,7 @@ Actions round-trip through JSON with :func:`to_json` / :func:`from_json`.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -264,6 +264,13 @@ class Trade(Action):
 class Done(Action):
     """The acting side is finished with the current step."""
 
+
+DONE: Final = Done()
+"""The one :class:`Done` the rules and the built-in policies hand out: every ``Done()``
+is equal, and a frozen dataclass is slow to make (its ``__init__`` runs as Python even
+compiled), so the hot paths share this one."""
+FIGHT_STAMINA: Final = tuple(FightStamina(p) for p in range(4))
+"""``FightStamina(0)`` to ``FightStamina(3)`` (C-FIGHT-04: 0 to 3), made once."""
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.__name__: cls

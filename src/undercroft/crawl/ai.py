@@ -31,8 +31,8 @@ from mypy_extensions import mypyc_attr
 from undercroft.core.dice import DiceSampler
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
+    DONE,
     Action,
-    Done,
     FightStamina,
     MentalSpend,
     MonsterAbility,
@@ -98,14 +98,14 @@ class DungeonMaster:
             most = max(a.points for a in obs.legal_of(MentalSpend))
             return MentalSpend(min(most, 1))
         legal = obs.legal
-        return legal[-1] if Done() in legal else legal[0]
+        return legal[-1] if DONE in legal else legal[0]
 
     def move(self, obs: Seen) -> Action:
         """The first monster that may move closes in on the nearest hero, or (half the
         time) uses an ability it can."""
         acting = obs.actors()
         if not acting:
-            return Done()
+            return DONE
         monster = acting[0]
         abilities = obs.legal_of(MonsterAbility, monster)
         if abilities and self.rng.chance(0.5):

@@ -10,7 +10,15 @@ from typing import Any
 
 from undercroft.core.events import fight_event
 from undercroft.core.grid import Pos
-from undercroft.crawl.actions import Action, CastingChoice, Done, Evade, FightStamina
+from undercroft.crawl.actions import (
+    DONE,
+    FIGHT_STAMINA,
+    Action,
+    CastingChoice,
+    Done,
+    Evade,
+    FightStamina,
+)
 from undercroft.crawl.damage import hurt_hero, hurt_monster
 from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
 from undercroft.crawl.movement import step_hero
@@ -72,7 +80,7 @@ def legal_evasion(state: State, _: Pending) -> list[Action]:
     occupied = state.occupied()
     for hero in state.active_heroes():
         actions.extend(evasions(state, hero, occupied))
-    actions.append(Done())
+    actions.append(DONE)
     return actions
 
 
@@ -277,7 +285,7 @@ def legal_fight_stamina(state: State, pending: Pending) -> list[Action]:
         if pending.args["side"] == "heroes"
         else state.monsters[record["monster"]]
     )
-    return [FightStamina(p) for p in range(can_spend(who) + 1)]
+    return list(FIGHT_STAMINA[: can_spend(who) + 1])  # can_spend: at most 3
 
 
 @decision("fight_stamina", legal_fight_stamina)

@@ -7,7 +7,7 @@ from itertools import combinations
 from typing import Any
 
 from undercroft.core.dice import Band, D6Table
-from undercroft.crawl.actions import Action, Done, Explore, Identify, Memorize, Trade, UseItem
+from undercroft.crawl.actions import DONE, Action, Done, Explore, Identify, Memorize, Trade, UseItem
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
 from undercroft.crawl.resolve import effects_task
 from undercroft.crawl.ruleset import CastingTime, ItemKind, Trait
@@ -111,7 +111,7 @@ def explore_actions(state: State, _: Task) -> None:
     if state.outcome is not None:
         return
     legal = legal_explore_actions(state, Pending(Seat.HEROES, "explore_actions"))
-    if legal != [Done()]:
+    if legal != [DONE]:
         state.ask(Seat.HEROES, "explore_actions")
         state.offer(legal)
 
@@ -119,7 +119,7 @@ def explore_actions(state: State, _: Task) -> None:
 def legal_explore_actions(state: State, _: Pending) -> list[Action]:
     actions: list[Action] = []
     if state.in_combat():
-        return [Done()]  # monsters arrived during Explore: straight on
+        return [DONE]  # monsters arrived during Explore: straight on
     for hero in state.active_heroes():
         if hero.resting:
             continue
@@ -134,7 +134,7 @@ def legal_explore_actions(state: State, _: Pending) -> list[Action]:
                     actions.append(Identify(hero.id, uid))
         actions.extend(usable_items(state, hero))
         actions.extend(cast_actions(state, hero, CastingTime.EXPLORE))
-    actions.append(Done())
+    actions.append(DONE)
     return actions
 
 
@@ -251,7 +251,7 @@ def trade(state: State, _: Task) -> None:
         return
     state.step = "trade"
     legal = legal_trade(state, Pending(Seat.HEROES, "trade"))
-    if legal != [Done()]:
+    if legal != [DONE]:
         state.ask(Seat.HEROES, "trade")
         state.offer(legal)
 
@@ -282,7 +282,7 @@ def legal_trade(state: State, _: Pending) -> list[Action]:
         for at, corpse in state.corpses.items():
             if (area is not None and state.area_of(at) == area) or at.is_adjacent(receiver.pos):
                 actions.extend(Trade(corpse.hero, receiver.id, uid) for uid in corpse.items)
-    actions.append(Done())
+    actions.append(DONE)
     return actions
 
 

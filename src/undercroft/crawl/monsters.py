@@ -6,7 +6,7 @@ from collections import deque
 
 from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
-from undercroft.crawl.actions import Action, Done, MonsterAbility, MonsterMove
+from undercroft.crawl.actions import DONE, Action, Done, MonsterAbility, MonsterMove
 from undercroft.crawl.distance import in_range, nearest_distances
 from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
 from undercroft.crawl.reveal import is_ambusher, spawn, start_encounter
@@ -269,7 +269,7 @@ def legal_monster_movement(state: State, _: Pending) -> list[Action]:
         if can_move(monster):
             actions.extend(move_options(state, monster))
             actions.extend(ability_options(state, monster))
-    actions.append(Done())
+    actions.append(DONE)
     return actions
 
 

@@ -12,6 +12,7 @@ from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
 from undercroft.crawl import reveal
 from undercroft.crawl.actions import (
+    DONE,
     Action,
     Disarm,
     Done,
@@ -203,7 +204,7 @@ def legal_movement(state: State, _: Pending) -> list[Action]:
     for hero in acting_heroes(state):
         for options in kinds:
             actions.extend(options(state, hero))
-    actions.append(Done())
+    actions.append(DONE)
     return actions
 
 

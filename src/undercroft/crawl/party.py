@@ -39,13 +39,13 @@ from mypy_extensions import mypyc_attr
 from undercroft.core.dice import DiceSampler
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
+    DONE,
     Action,
     BeginCasting,
     CastingChoice,
     ChooseOption,
     ChooseTarget,
     Disarm,
-    Done,
     Drag,
     EndMovement,
     Explore,
@@ -111,7 +111,7 @@ class HeroParty:
             if action is not None:
                 return action
         legal = obs.legal
-        return legal[-1] if Done() in legal else legal[0]
+        return legal[-1] if DONE in legal else legal[0]
 
     # what the party remembers ----------------------------------------------------------
 
@@ -226,13 +226,20 @@ class HeroParty:
     def on_movement(self, obs: Seen) -> Action | None:
         acting = obs.actors()
         if not acting:
-            return Done()
+            return DONE
         leaving = self.should_leave(obs)
         heroes = obs.heroes_seen()
         hero = next(h for h in heroes if h.id == acting[0])
         dying = hero.health == 0 and not obs.monsters
         choice = self.hero_move(obs, hero, heroes, leaving or (dying and bool(obs.exits)))
-        return choice if choice is not None else EndMovement(hero.id)
+        if choice is not None:
+            return choice
+        # One EndMovement a hero a game (a frozen dataclass is slow to make).
+        ends: dict[str, EndMovement] = self.notes.setdefault("ends", {})
+        end = ends.get(hero.id)
+        if end is None:
+            end = ends[hero.id] = EndMovement(hero.id)
+        return end
 
     def hero_move(
         self, obs: Seen, hero: HeroSeen, heroes: tuple[HeroSeen, ...], leaving: bool
@@ -413,16 +420,16 @@ class HeroParty:
         when a hero is badly hurt, since a scroll whose spell does not suit the fight is
         wasted."""
         if not obs.monsters:
-            return Done()
+            return DONE
         casts = [a for a in obs.legal_of(BeginCasting) if not a.overcast]
         known = [a for a in casts if a.spell]
         if known:
             return known[0]
         desperate = any(h.pos is not None and h.health <= 2 for h in obs.heroes_seen())
-        return casts[0] if casts and desperate else Done()
+        return casts[0] if casts and desperate else DONE
 
     def on_evasion(self, obs: Seen) -> Action | None:
-        return Done()
+        return DONE
 
     def on_casting_choice(self, obs: Seen) -> Action | None:
         first = obs.legal_of(CastingChoice)[0]
@@ -464,7 +471,7 @@ class HeroParty:
         for action in obs.legal_of(UseItem):
             if action.hero in hurt:
                 return action
-        return Done()
+        return DONE
 
     def on_take_item(self, obs: Seen) -> Action | None:
         """The healthiest hero takes a found item: it is likeliest to carry it out."""
@@ -487,7 +494,7 @@ class HeroParty:
         for action in takes:
             if action.giver in dead:
                 return action  # C-DEATH-01: take the fallen hero's gear
-        return Done()
+        return DONE
 
 
 def spot(search: Search, monsters: set[Pos]) -> int | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
-from undercroft.crawl.actions import Action, BeginCasting, Cast, ChooseTarget, Done, UseItem
+from undercroft.crawl.actions import DONE, Action, BeginCasting, Cast, ChooseTarget, Done, UseItem
 from undercroft.crawl.damage import hurt_hero
 from undercroft.crawl.distance import in_range
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
@@ -124,7 +124,7 @@ def legal_spell_selection(state: State, _: Pending) -> list[Action]:
         if hero.casting is None:
             for spell, source, overcast in castable(state, hero, (CastingTime.COMBAT,)):
                 actions.append(BeginCasting(hero.id, spell, source, overcast))
-    actions.append(Done())
+    actions.append(DONE)
     return actions
 
 

@@ -23,7 +23,7 @@ from undercroft.crawl import State, new_game
 from undercroft.crawl.actions import Action, Move, Roll, actor_of
 from undercroft.crawl.ai import DungeonMaster, RandomPolicy
 from undercroft.crawl.content import default_pack
-from undercroft.crawl.engine import Seat
+from undercroft.crawl.engine import LEGAL, Seat
 from undercroft.crawl.observe import (
     UNKNOWN_BYTE,
     Observation,
@@ -93,6 +93,9 @@ def board_as_numpy_draws_it(state: State) -> None:
 
 def lists_agree(state: State) -> None:
     legal = state.legal_actions()
+    # A list a task handed over (State.offer) is the one the decision's rule code makes.
+    assert state.pending is not None
+    assert legal == LEGAL[state.pending.kind](state, state.pending)
     assert state.legal_actors() == list(
         dict.fromkeys(a for a in map(actor_of, legal) if a is not None)
     )

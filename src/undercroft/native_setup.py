@@ -30,7 +30,9 @@ def jobs() -> int:
     wanted = os.environ.get("UNDERCROFT_BUILD_JOBS", "")
     if wanted.isdigit() and int(wanted) > 0:
         return int(wanted)
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+    if hasattr(os, "sched_getaffinity"):  # the CPUs this process may use (Linux)
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
 
 
 class ParallelBuild(build_ext):  # type: ignore[misc]  # (the venv's setuptools has no types)

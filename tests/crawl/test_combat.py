@@ -98,11 +98,11 @@ def test_only_a_listed_evasion_is_accepted_and_done_always_is() -> None:
     legal = state.legal_actions()
     assert Done() in legal
     for hero in ("hero:ana", "hero:dell", "hero:nobody"):
+        assert state.legal_actions_of(Evade, hero) == [
+            a for a in legal if isinstance(a, Evade) and a.hero == hero
+        ]
         for to in (Pos(x, y) for x in range(8) for y in range(4)):
             action = Evade(hero, to)
-            assert state.legal_actions_of(Evade, hero) == [
-                a for a in legal if isinstance(a, Evade) and a.hero == hero
-            ]
             twin = state.clone()
             try:
                 twin.apply(action)

@@ -13,6 +13,8 @@ from undercroft.core.sight import (
     line_of_fire,
     supercover,
 )
+from undercroft.crawl.content import default_pack
+from undercroft.crawl.state import State
 
 
 def drawn(text: str) -> str:
@@ -205,3 +207,64 @@ def test_sight_after_a_door_changes_is_sight_drawn_afresh() -> None:
         for p in origins:
             assert (sight.fov(p) == fresh.fov(p)).all(), (state, p)
     assert sight.can_see(Pos(1, 1), Pos(7, 3))  # the door open at the end: through it
+
+
+def _every_view(sight: Sight, grid: Grid) -> None:
+    for p in grid.positions():
+        sight.fov(p)
+        sight.fov_bits(p)
+
+
+def _assert_as_drawn_afresh(sight: Sight, grid: Grid, why: object) -> None:
+    fresh = Sight(Grid.from_text(grid.to_text(markers=False)))
+    for p in grid.positions():
+        assert np.array_equal(sight.fov(p), fresh.fov(p)), (why, p)
+        assert sight.fov_bits(p) == fresh.fov_bits(p), (why, p)
+
+
+@pytest.mark.rule("C-LOS-01")
+def test_views_kept_when_a_square_clears_are_sight_drawn_afresh_on_random_maps() -> None:
+    """A Sight keeps the fields of view that did not reach a square that turned clear (a
+    door opened, a wall dug): each must be the one a fresh Sight draws, for every wall
+    of random boards cleared in turn and every origin, the others kept from before."""
+    rng = np.random.default_rng(11)
+    for _ in range(3):
+        grid = walled(rng, 11, 8, 0.3)
+        sight = Sight(grid)
+        walls = [p for p in grid.positions() if grid.is_opaque(p)]
+        for wall in rng.permutation(len(walls))[:12].tolist():
+            _every_view(sight, grid)
+            grid.set_terrain(walls[wall], Terrain.FLOOR)
+            _assert_as_drawn_afresh(sight, grid, walls[wall])
+
+
+@pytest.mark.rule("C-LOS-01")
+def test_views_kept_when_a_door_opens_are_sight_drawn_afresh_on_every_shipped_board() -> None:
+    """Every door of every shipped adventure opened, one at a time, after every field of
+    view was looked at: each is the one a fresh Sight of the board draws."""
+    pack = default_pack()
+    for adventure in pack.campaign_order():
+        grid = State(pack.ruleset(adventure), list(pack.heroes)[:4]).grid
+        doors = [p for p in grid.positions() if grid.is_door(p) and grid.is_opaque(p)]
+        assert doors, adventure
+        sight = Sight(grid)
+        for door in doors:
+            _every_view(sight, grid)
+            grid.set_door(door, DoorState.OPEN)
+            _assert_as_drawn_afresh(sight, grid, (adventure, door))
+
+
+def test_a_door_opening_keeps_the_views_it_did_not_reach_and_redraws_the_rest() -> None:
+    """The cache itself: a view from beyond the wall that never saw the door is the same
+    array after it opens; the view that saw the door is drawn again, and a door that
+    closes empties the cache (a new shadow can fall anywhere)."""
+    grid = Grid.from_text("#######\n#..+..#\n###.###\n#.....#\n#######")
+    sight = Sight(grid)
+    door, near, far = Pos(3, 1), Pos(1, 1), Pos(1, 3)
+    near_view, far_view = sight.fov(near), sight.fov(far)
+    assert near_view[door.y, door.x] and not far_view[door.y, door.x]
+    grid.set_door(door, DoorState.OPEN)
+    assert sight.fov(far) is far_view
+    assert sight.fov(near) is not near_view and sight.fov(near)[1, 5]
+    grid.set_door(door, DoorState.CLOSED)
+    assert sight.fov(far) is not far_view

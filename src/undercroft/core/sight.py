@@ -134,10 +134,12 @@ def line_of_fire(grid: Grid, a: Pos, b: Pos) -> bool:
 
 
 class Sight:
-    """Cached sight queries on one grid; the cache empties itself when the grid changes.
+    """Cached sight queries on one grid, kept in step with the grid's changes.
 
     Field-of-view arrays are kept per origin (least recently used first out), so many
-    questions from the same viewer cost one shadowcast.
+    questions from the same viewer cost one shadowcast. A change of the board empties the
+    cache, except that a square turning clear (a door opened) drops only the fields of
+    view that reached it (:meth:`_keep_unreached`).
     """
 
     def __init__(self, grid: Grid, *, cache_size: int = 256) -> None:
@@ -155,17 +157,35 @@ class Sight:
             changed = grid.last_change
             one = self._version + 1 == grid.version
             self._version = grid.version
+            before = self._transparency
             self._transparency = grid.transparency()
             board = self._board
             if one and board is not None and changed is not None and changed[0] == grid.version:
                 # One square changed (a door opened): libtcod's map takes that square's
                 # transparency, not a new board.
                 pos = changed[1]
-                board.set_transparent(pos, bool(self._transparency[pos.y, pos.x]))
+                clear = bool(self._transparency[pos.y, pos.x])
+                board.set_transparent(pos, clear)
+                if clear == bool(before[pos.y, pos.x]):
+                    return  # furniture, a trap: sight is as it was
+                if clear:
+                    self._keep_unreached(pos)
+                    return
             else:
                 self._board = None
             self._cache.clear()
             self._bits = {}
+
+    def _keep_unreached(self, pos: Pos) -> None:
+        """An opaque square at ``pos`` became clear: the fields of view that did not reach
+        it stand. Shadowcasting lights every opaque square within a scan's reach (walls
+        are lit, ``light_walls``), so one it left unlit lies wholly in the shadow of
+        others, and no scan looked at it: clearing it changes no scan. Closing a door
+        (clear to opaque) can cast a new shadow, so that empties the caches."""
+        index = 8 * (pos.y * self.grid.width + pos.x)
+        for origin in [o for o, seen in self._cache.items() if seen[pos.y, pos.x]]:
+            del self._cache[origin]
+        self._bits = {o: bits for o, bits in self._bits.items() if not (bits >> index) & 1}
 
     def fov(self, origin: Pos) -> BoolArray:
         """The unlimited field of view from ``origin`` (C-LOS-01)."""
@@ -186,7 +206,7 @@ class Sight:
         """:meth:`fov` as one byte a square (1 seen), row by row, read as a little-endian
         integer: fields of view are then joined and compared with a few integer
         operations instead of numpy calls (each costs more than the work on a small
-        board). Kept until the grid changes."""
+        board). Kept as :meth:`fov` keeps its arrays."""
         self._fresh()
         bits = self._bits.get(origin)
         if bits is None:

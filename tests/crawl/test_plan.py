@@ -15,6 +15,8 @@ import tcod.path
 from undercroft.crawl.plan import (
     FAR,
     PLANNING_COST,
+    PLANNING_MOST,
+    WALK_COST,
     WALKABLE_CHARS,
     Memory,
     Search,
@@ -58,19 +60,35 @@ def test_the_nearest_square_and_the_way_there_match_a_whole_board_map(seed: int)
         [divmod(i, width) for i in origins],
         {divmod(i, width) for i in blocked - set(origins)},
     )
-    search = Search(costs, width, origins, blocked)
-    found = search.nearest(mask_of(squares, wanted))
     mask = np.zeros(squares, np.bool_)
     mask[list(wanted)] = True
     masked = np.where(mask & (dist.ravel() < FAR), dist.ravel(), FAR)
     expected = None if masked.min() == FAR else int(np.argmin(masked))
-    assert found == expected
-    for i in range(squares):
-        assert search.distance(i) == int(dist.ravel()[i])
-    if found is not None and len(origins) == 1 and found != origins[0]:
-        steps = tcod.path.hillclimb2d(dist, divmod(found, width), True, False).tolist()
-        want = [y * width + x for y, x in reversed(steps)][1:]
-        assert search.path_to(found) == want
+    for most in (None, PLANNING_MOST):  # told the largest cost, or finding it
+        search = Search(costs, width, origins, blocked, most=most)
+        found = search.nearest(mask_of(squares, wanted))
+        assert found == expected, most
+        for i in range(squares):
+            assert search.distance(i) == int(dist.ravel()[i]), most
+        if found is not None and len(origins) == 1 and found != origins[0]:
+            steps = tcod.path.hillclimb2d(dist, divmod(found, width), True, False).tolist()
+            want = [y * width + x for y, x in reversed(steps)][1:]
+            assert search.path_to(found) == want, most
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_walking_distances_told_the_largest_cost_match_a_whole_board_map(seed: int) -> None:
+    """Known floor only (``WALK_COST``, the walk to an exit), the search told its largest
+    step cost is 1: its queues' ring is two levels long."""
+    rng = np.random.default_rng(100 + seed)
+    height, width = int(rng.integers(2, 12)), int(rng.integers(2, 12))
+    costs = random_board(rng, height, width).translate(WALK_COST)
+    cost_array = np.frombuffer(costs, np.uint8).reshape(height, width)
+    squares = height * width
+    origins = [int(rng.integers(squares)) for _ in range(int(rng.integers(1, 3)))]
+    dist = reference(cost_array, [divmod(i, width) for i in origins], set())
+    search = Search(costs, width, origins, most=1)
+    assert [search.distance(i) for i in range(squares)] == [int(d) for d in dist.ravel()]
 
 
 @pytest.mark.parametrize("seed", range(20))

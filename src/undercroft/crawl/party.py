@@ -66,6 +66,7 @@ from undercroft.crawl.observe import HeroSeen, Seen
 from undercroft.crawl.plan import (
     FAR,
     PLANNING_COST,
+    PLANNING_MOST,
     SHUT_CODE,
     UNKNOWN_CODE,
     WALK_COST,
@@ -200,7 +201,8 @@ class HeroParty:
         memory = self.memory
         here = [memory.index(h.pos) for h in heroes if h.pos is not None]
         traps = [memory.index(p) for p in obs.trap_squares()]
-        search = Search(memory.codes.translate(PLANNING_COST), memory.width, here, traps)
+        costs = memory.codes.translate(PLANNING_COST)
+        search = Search(costs, memory.width, here, traps, most=PLANNING_MOST)
         wanted = either(self.in_areas(obs, self.goal_areas(obs)), self.to_look_at(obs))
         if search.nearest(wanted) is not None:
             return False
@@ -217,7 +219,7 @@ class HeroParty:
         if any(h.health == 0 for h in heroes) and not obs.monsters:
             return True
         exits = [memory.index(Pos(x, y)) for x, y in obs.exits]
-        to_exit = Search(memory.codes.translate(WALK_COST), memory.width, exits)
+        to_exit = Search(memory.codes.translate(WALK_COST), memory.width, exits, most=1)
         walks = (to_exit.distance(memory.index(h.pos)) for h in heroes if h.pos is not None)
         far = max((d for d in walks if d != FAR), default=0)
         moves = 4
@@ -280,7 +282,7 @@ class HeroParty:
             and self.standing(obs, hero, leaving, monsters, costs, blocked)
         ):
             return None
-        search = Search(costs, memory.width, origin, blocked)
+        search = Search(costs, memory.width, origin, blocked, most=PLANNING_MOST)
         target = self.target(obs, hero, heroes, search, leaving, monsters)
         if monsters and not leaving and hero.health > self.bold and spot(search, monsters) is None:
             # Monsters keep off traps (C-TRAP-05) and no trap is disarmed in combat
@@ -288,7 +290,11 @@ class HeroParty:
             # With no detected trap off the bodies' squares the bolder search is this
             # one, and it already found nothing.
             daring = {memory.index(p) for p in bodies}
-            bold = Search(costs, memory.width, origin, daring) if daring != blocked else None
+            bold = (
+                Search(costs, memory.width, origin, daring, most=PLANNING_MOST)
+                if daring != blocked
+                else None
+            )
             found = spot(bold, monsters) if bold is not None else None
             if bold is not None and found is not None:
                 search, target = bold, found

@@ -40,6 +40,8 @@ PLANNING_COST = bytes(
 )
 """Step costs for planning: known floor 1, a shut door 4 (it must be forced), an unknown
 square 3 (it may well be floor), walls never (0)."""
+PLANNING_MOST = max(PLANNING_COST)
+"""The largest planning step cost (``Search``'s ``most``)."""
 WALK_COST = WALKABLE
 """Step costs over known floor only (unknown squares and shut doors never)."""
 SHOWN = bytes(0 if c == UNKNOWN_CODE else 255 for c in range(256))
@@ -190,7 +192,12 @@ class Search:
         width: int,
         origins: Iterable[int],
         blocked: Iterable[int] = (),
+        *,
+        most: int | None = None,
     ) -> None:
+        """``most``: the largest step cost in ``costs``, if the caller knows it (a board
+        translated by ``PLANNING_COST``: ``max(PLANNING_COST)``); it spares a pass over
+        the board, and must not be less than the largest cost."""
         self.costs = costs
         self.width = width
         shape = shape_of(width, len(costs) // width)
@@ -212,7 +219,10 @@ class Search:
         # Dial's queues as a ring: a square is queued at most ``span - 1`` levels ahead
         # (the costs planning uses are at most 4: ``max`` of a board costs a whole loop).
         # A vec of vecs, not a list: a list boxes the vec it is handed at every append.
-        span = 5 if not costs.translate(None, UP_TO_4) else max(costs) + 1
+        if most is not None:
+            span: i64 = max(most, 1) + 1
+        else:
+            span = 5 if not costs.translate(None, UP_TO_4) else max(costs) + 1
         self._ring: vec[vec[i64]] = vec[vec[i64]]([vec[i64]() for _ in range(span)])
         self._ring[0] = vec[i64](starts)
         self._queued: i64 = len(starts)

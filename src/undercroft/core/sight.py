@@ -149,7 +149,8 @@ class Sight:
         self._transparency: BoolArray = grid.transparency()
         self._board: _Board | None = None
         self._cache: OrderedDict[Pos, BoolArray] = OrderedDict()
-        self._bits: dict[Pos, int] = {}
+        self._bits: dict[Pos, tuple[int, bytes]] = {}
+        """``fov_bits`` of each origin, with the bytes they were read from."""
 
     def _fresh(self) -> None:
         grid = self.grid
@@ -182,10 +183,17 @@ class Sight:
         are lit, ``light_walls``), so one it left unlit lies wholly in the shadow of
         others, and no scan looked at it: clearing it changes no scan. Closing a door
         (clear to opaque) can cast a new shadow, so that empties the caches."""
-        index = 8 * (pos.y * self.grid.width + pos.x)
-        for origin in [o for o, seen in self._cache.items() if seen[pos.y, pos.x]]:
-            del self._cache[origin]
-        self._bits = {o: bits for o, bits in self._bits.items() if not (bits >> index) & 1}
+        index = pos.y * self.grid.width + pos.x
+        cache = self._cache
+        kept: dict[Pos, tuple[int, bytes]] = {}
+        for origin, bits in self._bits.items():  # a byte read is cheaper than numpy's
+            if bits[1][index]:
+                cache.pop(origin, None)
+            else:
+                kept[origin] = bits
+        self._bits = kept
+        for origin in [o for o in cache if o not in kept and cache[o][pos.y, pos.x]]:
+            del cache[origin]
 
     def fov(self, origin: Pos) -> BoolArray:
         """The unlimited field of view from ``origin`` (C-LOS-01)."""
@@ -208,10 +216,11 @@ class Sight:
         operations instead of numpy calls (each costs more than the work on a small
         board). Kept as :meth:`fov` keeps its arrays."""
         self._fresh()
-        bits = self._bits.get(origin)
-        if bits is None:
-            bits = self._bits[origin] = int.from_bytes(self.fov(origin).tobytes(), "little")
-        return bits
+        found = self._bits.get(origin)
+        if found is None:
+            seen = self.fov(origin).tobytes()
+            found = self._bits[origin] = (int.from_bytes(seen, "little"), seen)
+        return found[0]
 
     def can_see(self, a: Pos, b: Pos) -> bool:
         """Whether ``a`` and ``b`` see each other (C-LOS-01)."""

@@ -121,7 +121,7 @@ def test_the_memory_takes_every_square_a_board_shows(seed: int) -> None:
     rng = np.random.default_rng(seed)
     height, width = int(rng.integers(1, 12)), int(rng.integers(1, 12))
     first = random_board(rng, height, width)
-    memory = Memory(first, width)
+    memory, told = Memory(first, width), Memory(first, width)
     expected = np.frombuffer(first, np.uint8).copy()
     for _ in range(6):
         board = random_board(rng, height, width)
@@ -129,6 +129,11 @@ def test_the_memory_takes_every_square_a_board_shows(seed: int) -> None:
         np.copyto(expected, now, where=now != ord("?"))
         memory.see(board)
         assert memory.codes == expected.tobytes()
+        # Handed the board read as an integer and the mask of what it shows (a View's
+        # board_bits), the memory takes the same squares.
+        shown = bytes(0 if c == ord("?") else 255 for c in board)
+        told.see(board, (int.from_bytes(board, "little"), int.from_bytes(shown, "little")))
+        assert told.codes == memory.codes
 
 
 @pytest.mark.parametrize("seed", range(30))

@@ -49,6 +49,11 @@ def same_answers(view: View, obs: Observation) -> None:
         assert getattr(view, name) == getattr(obs, name), name
     assert view.actors() == obs.actors()
     assert view.board_codes() == obs.board_codes()
+    # The board read as an integer, and 0xFF in each byte of a square not shown as ``?``.
+    codes = obs.board_codes()[0]
+    shown = bytes(0 if c == ord("?") else 255 for c in codes)
+    read = (int.from_bytes(codes, "little"), int.from_bytes(shown, "little"))
+    assert view.board_bits() == obs.board_bits() == read
     assert view.area_codes() == obs.area_codes()
     assert view.heroes_seen() == obs.heroes_seen()
     assert view.monsters_seen() == obs.monsters_seen()

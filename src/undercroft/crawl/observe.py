@@ -39,6 +39,8 @@ from undercroft.crawl.state import Hero, State
 
 UNKNOWN = "?"
 UNKNOWN_BYTE = UNKNOWN.encode()
+SHOWN = bytes(0 if c == ord(UNKNOWN) else 255 for c in range(256))
+"""``SHOWN[code]``: 0xFF for a square a board shows, 0 for one it shows as unknown."""
 """``UNKNOWN`` as the byte of the map-notation arrays."""
 AREA_KEY = 0x41
 """The code point that marks the first revealed area in ``Observation.area_map``."""
@@ -121,6 +123,7 @@ class Seen(Protocol):
     def walk_ends(self, monster: str) -> list[tuple[Pos, int, int]]: ...
     def walk_to(self, monster: str, end: Pos) -> tuple[Pos, ...]: ...
     def board_codes(self) -> tuple[bytes, int]: ...
+    def board_bits(self) -> tuple[int, int]: ...
     def area_codes(self) -> bytes: ...
     def heroes_seen(self) -> tuple[HeroSeen, ...]: ...
     def item_decks(self, hero: str) -> dict[str, str]: ...
@@ -207,6 +210,12 @@ class Observation:
         """The board row by row without line breaks, and its width."""
         rows = self.board.split("\n")
         return "".join(rows).encode(), len(rows[0])
+
+    def board_bits(self) -> tuple[int, int]:
+        """:meth:`board_codes` read as one little-endian integer, and a mask of the
+        squares it shows (0xFF in each byte of a square not shown as ``?``, else 0)."""
+        codes = self.board_codes()[0]
+        return int.from_bytes(codes, "little"), int.from_bytes(codes.translate(SHOWN), "little")
 
     def area_codes(self) -> bytes:
         """For each square (as :meth:`board_codes`), the index into ``revealed`` of its
@@ -481,6 +490,11 @@ class View:
         state = self._game()
         return board_codes(state, self.full), state.grid.width
 
+    def board_bits(self) -> tuple[int, int]:
+        """:meth:`board_codes` read as one little-endian integer, and a mask of the
+        squares it shows (0xFF in each byte of a square not shown as ``?``, else 0)."""
+        return board_bits(self._game(), self.full)
+
     def area_codes(self) -> bytes:
         """For each square, the index into ``revealed`` of its area, or 255 for none."""
         return area_codes(self._game())
@@ -632,22 +646,39 @@ def _revealed_bits(state: State) -> int:
 
 def board_codes(state: State, full: bool) -> bytes:
     """The board as ``full`` (DM) or hero eyes see it, row by row without line breaks."""
+    return _board(state, full)[0]
+
+
+def board_bits(state: State, full: bool) -> tuple[int, int]:
+    """:func:`board_codes` read as one little-endian integer, and the mask of the squares
+    it shows (0xFF bytes), as the heroes' board is made: no conversion to read them."""
+    found = _board(state, full)
+    return found[1], found[2]
+
+
+def _board(state: State, full: bool) -> tuple[bytes, int, int]:
+    """The board's codes, those read as an integer and the mask of the squares shown,
+    cached on the state until the squares known or the board change."""
     key = _view_key(state)
     slot = "board:full" if full else "board"  # the DM's and the heroes' apart
     cached = state.derived.get(slot)
     if cached is not None and cached[0] == key:
-        codes: bytes = cached[1]
-        return codes
+        kept: tuple[bytes, int, int] = cached[1]
+        return kept
     if full:
         codes = state.grid.char_array().tobytes()
+        bits = int.from_bytes(codes, "little")
+        shown = int.from_bytes(b"\xff" * len(codes), "little")
     else:
         # Each byte of ``shown`` is 0xFF where the square is known (1 * 255 carries into
         # no other byte), so the board is its characters there and ``?`` elsewhere.
         chars, unknown, size = _char_bits(state)
         shown = _known_bits(state, key) * 255
-        codes = ((chars & shown) | (unknown & ~shown)).to_bytes(size, "little")
-    state.derived[slot] = (key, codes)
-    return codes
+        bits = (chars & shown) | (unknown & ~shown)
+        codes = bits.to_bytes(size, "little")
+    found = (codes, bits, shown)
+    state.derived[slot] = (key, found)
+    return found
 
 
 def _char_bits(state: State) -> tuple[int, int, int]:

@@ -127,7 +127,7 @@ class HeroParty:
         if memory is None or len(memory.codes) != len(codes):
             memory = self.notes["memory"] = Memory(codes, width)
         else:
-            memory.see(codes)
+            memory.see(codes, obs.board_bits())
         self.notes["seen"] = codes
 
     @property

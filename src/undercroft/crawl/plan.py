@@ -25,7 +25,7 @@ from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from undercroft.core.grid import Pos
-from undercroft.crawl.observe import UNKNOWN
+from undercroft.crawl.observe import SHOWN, UNKNOWN
 
 FAR = np.iinfo(np.int32).max
 """The distance of a square a search cannot reach."""
@@ -44,8 +44,6 @@ PLANNING_MOST = max(PLANNING_COST)
 """The largest planning step cost (``Search``'s ``most``)."""
 WALK_COST = WALKABLE
 """Step costs over known floor only (unknown squares and shut doors never)."""
-SHOWN = bytes(0 if c == UNKNOWN_CODE else 255 for c in range(256))
-"""``SHOWN[code]``: 0xFF for a square a board shows, 0 for one it shows as unknown."""
 UP_TO_4 = bytes(range(5))
 """The step costs planning uses (0 to 4): a board of only these needs no ``max``."""
 NEW_SQUARE = bytes(1 if c in (UNKNOWN_CODE, SHUT_CODE) else 0 for c in range(256))
@@ -104,14 +102,17 @@ class Memory:
         self._bits = int.from_bytes(codes, "little")
         self._frontier: tuple[bytes | None, bytes] = (None, b"")
 
-    def see(self, codes: bytes) -> None:
+    def see(self, codes: bytes, read: tuple[int, int] | None = None) -> None:
         """Remember what the board ``codes`` shows (squares it shows as ``?`` keep what
-        was last seen there)."""
+        was last seen there); ``read``: ``codes`` read as an integer and the mask of the
+        squares it shows (``Seen.board_bits``), if the caller has them."""
         if codes == self.codes:
             return
         # One byte a square read as one integer: 0xFF where ``codes`` shows the square.
-        shown = int.from_bytes(codes.translate(SHOWN), "little")
-        bits = (self._bits & ~shown) | (int.from_bytes(codes, "little") & shown)
+        if read is None:
+            read = int.from_bytes(codes, "little"), int.from_bytes(codes.translate(SHOWN), "little")
+        shown = read[1]
+        bits = (self._bits & ~shown) | (read[0] & shown)
         if bits != self._bits:
             self._bits = bits
             self.codes = bits.to_bytes(len(codes), "little")

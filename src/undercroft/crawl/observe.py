@@ -754,19 +754,22 @@ def goal_views(state: State, full: bool = True) -> tuple[dict[str, Any], ...]:
     goals = state.ruleset.adventure.goals
     if not goals:
         return ()
-    held = {
-        state.items[uid].card
-        for h in state.active_heroes()
-        for uid in h.items
-        if state.items[uid].identified
-    }
-    out = {
-        state.items[uid].card
-        for h in state.heroes.values()
-        if h.left
-        for uid in h.items
-        if full or state.items[uid].identified
-    }
+    # The cards in hand (identified, on heroes on the board) and carried out (shown to
+    # the seat), in one pass over the heroes.
+    held: set[str] = set()
+    out: set[str] = set()
+    items = state.items
+    for h in state.heroes.values():
+        if h.left:
+            for uid in h.items:
+                item = items[uid]
+                if full or item.identified:
+                    out.add(item.card)
+        elif h.on_board:
+            for uid in h.items:
+                item = items[uid]
+                if item.identified:
+                    held.add(item.card)
     return tuple(
         {
             "id": g.id,

@@ -35,7 +35,7 @@ def test_nearest_distances_and_ranges_match_a_whole_map_of_walking_distances(
         state = shipped_state(adventure, rng)
         squares = list(state.grid.positions())
         floor = [p for p in squares if state.walkable(p)]
-        maps = {}
+        maps: dict[Pos, np.ndarray] = {}
         for _ in range(8):
             origins = [
                 floor[int(i)] for i in rng.integers(len(floor), size=int(rng.integers(1, 4)))

@@ -222,7 +222,13 @@ class DiceSampler:
         """One die: 1..sides, exactly uniform."""
         limit = _LIMIT6 if sides == 6 else (1 << 64) - ((1 << 64) % sides)
         while True:
-            word = self._word()
+            # ``_word`` inlined: this module runs as Python, and a game rolls hundreds of
+            # dice (the same words in the same order).
+            if self._used >= len(self._buffer):
+                self._buffer = self._bits.random_raw(self._BLOCK).tolist()
+                self._used = 0
+            word: int = self._buffer[self._used]
+            self._used += 1
             if word < limit:
                 return word % sides + 1
 

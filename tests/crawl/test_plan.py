@@ -158,3 +158,62 @@ def test_either_marks_the_squares_of_both_masks() -> None:
     a, b = bytes([0, 1, 0, 0, 1, 0]), bytes([1, 1, 0, 0, 0, 0])
     assert either(a, b) == bytes([1, 1, 0, 0, 1, 0])
     assert either(bytes(4), bytes(4)) == bytes(4)  # the unmarked end is kept
+
+
+def settled(search: Search) -> tuple[list[int], list[int], list[int]]:
+    """What a search has worked out: distances, the squares in the order settled, and
+    where each level starts."""
+    return list(search.dist), list(search._order), list(search._marks)
+
+
+def test_a_search_kept_for_the_same_question_finds_what_a_new_one_finds() -> None:
+    """A search that looked over everything it could reach says it would find the same
+    as a new one (``finds_the_same``) only when the new one does find the same: the same
+    distances, settled in the same order, the same nearest squares and ways. Blocked
+    squares are toggled at random on random boards, some far from the squares reached,
+    some among them; both answers come up many times."""
+    same = differ = 0
+    for seed in range(30):
+        rng = np.random.default_rng(500 + seed)
+        height, width = int(rng.integers(4, 12)), int(rng.integers(4, 12))
+        squares = height * width
+        costs = random_board(rng, height, width).translate(PLANNING_COST)
+        origins = [int(rng.integers(squares))]
+        blocked = {int(i) for i in rng.integers(squares, size=int(rng.integers(0, 8)))}
+        for _ in range(12):
+            kept = Search(costs, width, origins, blocked, most=PLANNING_MOST)
+            assert not kept.finds_the_same(costs, origins, blocked)  # not looked over yet
+            assert kept.nearest(bytes(squares)) is None  # nothing wanted: it settles all
+            toggled = {int(i) for i in rng.integers(squares, size=int(rng.integers(1, 4)))}
+            now = blocked ^ toggled
+            fresh = Search(costs, width, origins, now, most=PLANNING_MOST)
+            fresh.nearest(bytes(squares))
+            if costs != costs[::-1]:
+                assert not kept.finds_the_same(costs[::-1], origins, now)
+            if kept.finds_the_same(costs, origins, now):
+                same += 1
+                assert settled(kept) == settled(fresh), seed
+                assert kept.blocked == fresh.blocked
+                for _ in range(4):
+                    wanted = mask_of(squares, (int(i) for i in rng.integers(squares, size=4)))
+                    found = kept.nearest(wanted)
+                    assert found == fresh.nearest(wanted), seed
+                    if found is not None:
+                        assert kept.path_to(found) == fresh.path_to(found), seed
+            else:
+                differ += 1
+            blocked = now
+    assert same >= 20 and differ >= 20, (same, differ)
+
+
+def test_finds_the_same_says_so_for_a_change_out_of_reach_and_not_for_one_in_reach() -> None:
+    """Walls split the board: a blocked square beyond them changes nothing the search
+    reached; one on a square it reached, or next to one, may."""
+    board = b"...#....\n...#....\n...#....".replace(b"\n", b"")
+    costs = board.translate(PLANNING_COST)
+    kept = Search(costs, 8, [0], set(), most=PLANNING_MOST)
+    assert kept.nearest(bytes(len(costs))) is None
+    assert kept.finds_the_same(costs, [0], {6})  # beyond the wall
+    assert not kept.finds_the_same(costs, [0], {6, 1})  # on a square reached
+    assert not kept.finds_the_same(costs, [0], {3})  # the wall's own square: next to it
+    assert not kept.finds_the_same(costs, [9], {6})  # another origin

@@ -282,7 +282,7 @@ class HeroParty:
             and self.standing(obs, hero, leaving, monsters, costs, blocked)
         ):
             return None
-        search = Search(costs, memory.width, origin, blocked, most=PLANNING_MOST)
+        search = self.search(hero.id, costs, origin, blocked)
         target = self.target(obs, hero, heroes, search, leaving, monsters)
         if monsters and not leaving and hero.health > self.bold and spot(search, monsters) is None:
             # Monsters keep off traps (C-TRAP-05) and no trap is disarmed in combat
@@ -291,9 +291,7 @@ class HeroParty:
             # one, and it already found nothing.
             daring = {memory.index(p) for p in bodies}
             bold = (
-                Search(costs, memory.width, origin, daring, most=PLANNING_MOST)
-                if daring != blocked
-                else None
+                self.search("bold:" + hero.id, costs, origin, daring) if daring != blocked else None
             )
             found = spot(bold, monsters) if bold is not None else None
             if bold is not None and found is not None:
@@ -326,6 +324,18 @@ class HeroParty:
             if door in obs.legal_of(OpenDoor, hero.id):
                 return door
         return None
+
+    def search(self, key: str, costs: bytes, origin: list[int], blocked: set[int]) -> Search:
+        """A search for ``key`` (a hero, or its bolder search past traps): the one of its
+        last decision if that one looked over everything it could reach and a new one
+        would find the same (:meth:`Search.finds_the_same`: a hero stuck in a fight asks
+        the same each turn), else a new one, kept for the next."""
+        kept: dict[str, Search] = self.notes.setdefault("searches", {})
+        last = kept.get(key)
+        if last is not None and last.finds_the_same(costs, origin, blocked):
+            return last
+        found = kept[key] = Search(costs, self.memory.width, origin, blocked, most=PLANNING_MOST)
+        return found
 
     def standing(
         self,

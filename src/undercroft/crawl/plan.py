@@ -205,6 +205,7 @@ class Search:
         self.around = shape.around
         self._next = shape.table
         starts = list(dict.fromkeys(origins))
+        self._starts = starts
         self.blocked = set(blocked)
         self.blocked.difference_update(starts)
         # The cost of stepping into each square, 0 for the blocked too: one byte to read
@@ -234,6 +235,37 @@ class Search:
         self.asked: tuple[object, int | None] | None = None
         """A question's object and the answer found for it (callers that ask the same
         question twice of one search keep it here)."""
+
+    def finds_the_same(self, costs: bytes, origins: Iterable[int], blocked: Iterable[int]) -> bool:
+        """Whether a new search over ``costs`` from ``origins`` with ``blocked`` would find
+        exactly what this one found, because this one has settled every square it can
+        reach and the new one differs from it only in squares it never looked at: the
+        same costs and origins, and every square blocked in one and not in the other is
+        neither reached nor next to a square reached (a search only ever reads the squares
+        next to those it settles, so the new one would settle the same squares at the same
+        distances in the same order). If so, this search takes the new blocked squares
+        (for :meth:`enterable`) and forgets :attr:`asked`."""
+        if self._queued != 0 or costs != self.costs:
+            return False
+        starts = list(dict.fromkeys(origins))
+        if starts != self._starts:
+            return False
+        now = set(blocked)
+        now.difference_update(starts)
+        dist, table = self.dist, self._next
+        for i in now.symmetric_difference(self.blocked):
+            if dist[i] != FAR:
+                return False
+            base: i64 = 4 * i
+            for k in range(4):
+                j = table[base + k]
+                if j < 0:
+                    break
+                if dist[j] != FAR:
+                    return False
+        self.blocked = now
+        self.asked = None
+        return True
 
     def enterable(self, i: int) -> bool:
         """Whether the search could ever reach square ``i`` (an origin, or a square that

@@ -201,10 +201,16 @@ class HeroParty:
         memory = self.memory
         here = [memory.index(h.pos) for h in heroes if h.pos is not None]
         traps = [memory.index(p) for p in obs.trap_squares()]
+        wanted = either(self.in_areas(obs, self.goal_areas(obs)), self.to_look_at(obs))
+        # The same question has the same answer while nothing it reads changes (heroes
+        # stuck behind one another ask it in one step, and again the next turn).
+        asked = (memory.codes, here, traps, wanted)
+        if self.notes.get("reachable") == asked:
+            return False
         costs = memory.codes.translate(PLANNING_COST)
         search = Search(costs, memory.width, here, traps, most=PLANNING_MOST)
-        wanted = either(self.in_areas(obs, self.goal_areas(obs)), self.to_look_at(obs))
         if search.nearest(wanted) is not None:
+            self.notes["reachable"] = asked
             return False
         self.notes["nothing_left"] = memory.codes
         return True

@@ -39,9 +39,9 @@ from undercroft.crawl.state import Hero, State
 
 UNKNOWN = "?"
 UNKNOWN_BYTE = UNKNOWN.encode()
+"""``UNKNOWN`` as the byte of the map-notation arrays."""
 SHOWN = bytes(0 if c == ord(UNKNOWN) else 255 for c in range(256))
 """``SHOWN[code]``: 0xFF for a square a board shows, 0 for one it shows as unknown."""
-"""``UNKNOWN`` as the byte of the map-notation arrays."""
 AREA_KEY = 0x41
 """The code point that marks the first revealed area in ``Observation.area_map``."""
 A = TypeVar("A", bound=Action)

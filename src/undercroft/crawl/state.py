@@ -507,23 +507,24 @@ class State:
                 # in a copy of its row; rows handed out before stay as they were.
                 p = change[1]
                 row = list(self._walk[p.y])
-                row[p.x] = bool(self._walkable_now(p.x, p.y))
+                row[p.x] = bool(self._walkable_in(slice(p.y, p.y + 1), slice(p.x, p.x + 1))[0][0])
                 self._walk = list(self._walk)
                 self._walk[p.y] = row
             else:
-                floor = (g.terrain == Terrain.FLOOR) & ~g.furniture
-                opened = (g.terrain == Terrain.DOOR) & (g.door == DoorState.OPEN)
-                self._walk = (floor | opened).tolist()
+                self._walk = self._walkable_in(slice(None), slice(None))
             self._walk_version = g.version
         return self._walk
 
-    def _walkable_now(self, x: int, y: int) -> bool:
-        """:meth:`walk_rows` of one square, from the grid as it is."""
+    def _walkable_in(self, rows: slice, columns: slice) -> list[list[bool]]:
+        """:meth:`walkable` for the squares of a part of the grid as it is now (the whole
+        board, or the one square a door opening changed): floor without furniture, or an
+        opened door (C-DOOR-01)."""
         g = self.grid
-        terrain = int(g.terrain[y, x])
-        if terrain == Terrain.FLOOR:
-            return not bool(g.furniture[y, x])
-        return terrain == Terrain.DOOR and int(g.door[y, x]) == DoorState.OPEN
+        terrain = g.terrain[rows, columns]
+        floor = (terrain == Terrain.FLOOR) & ~g.furniture[rows, columns]
+        opened = (terrain == Terrain.DOOR) & (g.door[rows, columns] == DoorState.OPEN)
+        found: list[list[bool]] = (floor | opened).tolist()
+        return found
 
     def free(self, pos: Pos) -> bool:
         return self.walkable(pos) and pos not in self.occupied()

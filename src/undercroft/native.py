@@ -117,6 +117,12 @@ def usable() -> bool:
 _USABLE: bool | None = None
 
 
+def in_use() -> bool:
+    """Whether this process runs the compiled build (decided once, at the first import of
+    a package that looks for it: :func:`search_path`)."""
+    return bool(_USABLE)
+
+
 def search_path(package: str, path: list[str]) -> None:
     """Put the compiled modules of ``package`` (``"crawl"``, ``"keep"`` or ``"core"``) ahead of its
     Python modules on the package's ``__path__``, if the build is usable."""

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import tcod.path
 
+from undercroft import native
 from undercroft.crawl.plan import (
     FAR,
     PLANNING_COST,
@@ -217,3 +218,15 @@ def test_finds_the_same_says_so_for_a_change_out_of_reach_and_not_for_one_in_rea
     assert not kept.finds_the_same(costs, [0], {6, 1})  # on a square reached
     assert not kept.finds_the_same(costs, [0], {3})  # the wall's own square: next to it
     assert not kept.finds_the_same(costs, [9], {6})  # another origin
+
+
+def test_the_searches_keep_lists_as_python_and_packed_vecs_compiled() -> None:
+    """``undercroft.crawl.vecs``: a vec indexed from plain Python is slower than a list,
+    so the searches run as Python keep lists; compiled, librt's packed vecs."""
+    search = Search(bytes([1, 1, 1, 1]), 2, [0])
+    assert search.nearest(bytes([0, 0, 0, 1])) == 3
+    kinds: list[object] = [type(search.dist), type(search._ring[0])]
+    if native.in_use():
+        assert list not in kinds
+    else:
+        assert kinds == [list, list]

@@ -471,7 +471,8 @@ class State:
         return self.ruleset.heroes[hero.profile]
 
     def has_trait(self, hero: Hero, trait: Trait) -> bool:
-        return trait in self.ruleset.heroes[hero.profile].traits
+        # ``HeroProfile.has`` inlined, for the same reason.
+        return trait in self.hero_profile(hero).traits
 
     def active_heroes(self) -> list[Hero]:
         """Heroes on the board, in party order."""
@@ -507,7 +508,7 @@ class State:
                 # in a copy of its row; rows handed out before stay as they were.
                 p = change[1]
                 row = list(self._walk[p.y])
-                row[p.x] = bool(self._walkable_in(slice(p.y, p.y + 1), slice(p.x, p.x + 1))[0][0])
+                row[p.x] = self._walkable_in(slice(p.y, p.y + 1), slice(p.x, p.x + 1))[0][0]
                 self._walk = list(self._walk)
                 self._walk[p.y] = row
             else:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from undercroft.core.dice import chance_event, roll_event
 from undercroft.core.events import (
     Actor,
     CrawlTime,
@@ -19,8 +18,10 @@ from undercroft.core.events import (
     KeepTime,
     LogFormatError,
     StreamingLog,
+    chance_event,
     fight_event,
     read_log,
+    roll_event,
 )
 
 FIGHT_FIELDS = [

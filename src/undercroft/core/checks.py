@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from undercroft.core.dice import DiceSampler, roll_event
-from undercroft.core.events import Event
+from undercroft.core.dice import DiceSampler
+from undercroft.core.events import Event, roll_event
 
 
 class Grade(enum.Enum):

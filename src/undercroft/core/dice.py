@@ -23,7 +23,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from undercroft.core.events import Event
+from undercroft.core.events import Event as Event  # re-exported
+from undercroft.core.events import chance_event as chance_event  # re-exported
+from undercroft.core.events import roll_event as roll_event  # re-exported
 
 T = TypeVar("T")
 
@@ -282,39 +284,3 @@ class DiceSampler:
         sampler._buffer = [int(w) for w in state["buffer"]]
         sampler._used = 0
         return sampler
-
-
-# -- event builders ---------------------------------------------------------------------
-
-
-def roll_event(
-    rules: Sequence[str],
-    actor: str,
-    natural: Sequence[int],
-    outcome: str | int,
-    *,
-    sides: int = 6,
-    modifiers: Mapping[str, int] | None = None,
-    **inputs: Any,
-) -> Event:
-    """A ``roll`` event (ARCHITECTURE.md): one die roll, its modifiers, total and outcome."""
-    mods = dict(modifiers or {})
-    fields: dict[str, Any] = {
-        "actor": actor,
-        "dice": f"{len(natural)}d{sides}",
-        "natural": list(natural),
-        "modifiers": mods,
-        "total": sum(natural) + sum(mods.values()),
-        "outcome": outcome,
-    }
-    fields.update(inputs)
-    return Event("roll", tuple(rules), fields)
-
-
-def chance_event(
-    rules: Sequence[str], actor: str, p: float, hit: bool, outcome: str, **inputs: Any
-) -> Event:
-    """A ``chance`` event: one percentage draw with ``p`` after every modifier."""
-    fields: dict[str, Any] = {"actor": actor, "p": float(p), "hit": hit, "outcome": outcome}
-    fields.update(inputs)
-    return Event("chance", tuple(rules), fields)

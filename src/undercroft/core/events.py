@@ -16,16 +16,19 @@ run gives a byte-identical file in any process.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from undercroft.core.files import PartialFile, PathError, check_input
 from undercroft.core.files import write_text_atomic as write_text_atomic  # re-exported
 
 JsonDict = dict[str, Any]
 RESERVED = frozenset({"seq", "time", "type", "rules"})
+COMPILED: Final = __file__.endswith((".so", ".pyd"))
+"""Whether this module runs compiled (:mod:`undercroft.native`): its frozen classes are
+then built by setting their fields directly, which Python code may not do."""
 MINUTES_PER_DAY = 24 * 60
 
 
@@ -44,6 +47,16 @@ class CrawlTime:
 
     turn: int
     step: str
+
+    def __init__(self, turn: int, step: str) -> None:
+        # Written out as Event's: a crawl makes a few hundred a game.
+        if COMPILED:
+            self.turn = turn  # type: ignore[misc]
+            self.step = step  # type: ignore[misc]
+        else:
+            setattr_ = object.__setattr__  # slots: no __dict__ to write to
+            setattr_(self, "turn", turn)
+            setattr_(self, "step", step)
 
     def to_json(self) -> JsonDict:
         return {"turn": self.turn, "step": self.step}
@@ -83,9 +96,8 @@ def time_from_json(data: Any) -> Time:
 class Event:
     """One thing that happened: its type, the rules that decided it, and its fields.
 
-    Build the core kinds with :func:`undercroft.core.dice.roll_event`,
-    :func:`undercroft.core.dice.chance_event` and :func:`fight_event`. ``fields`` is to be
-    treated as read-only.
+    Build the core kinds with :func:`roll_event`, :func:`chance_event` and
+    :func:`fight_event`. ``fields`` is to be treated as read-only.
     """
 
     type: str
@@ -95,18 +107,56 @@ class Event:
     def __init__(
         self, type: str, rules: tuple[str, ...], fields: Mapping[str, Any] | None = None
     ) -> None:
-        # Written out: a game builds over a thousand events, and the frozen dataclass's own
-        # __init__ sets each field through object.__setattr__ (twice as slow).
+        # Written out: a game builds over a thousand events. Compiled (undercroft.native),
+        # the fields are set directly (the frozen check guards only Python code); as
+        # Python, through __dict__, not the frozen dataclass's object.__setattr__ (twice
+        # as slow).
         found = {} if fields is None else fields
-        if not RESERVED.isdisjoint(found):
+        # RESERVED, key by key: four lookups cost less than a set operation.
+        if "seq" in found or "time" in found or "type" in found or "rules" in found:
             clash = sorted(RESERVED.intersection(found))
             raise ValueError(f"event fields may not be named {clash}")
         if type in ("header", "summary"):
             raise ValueError(f"{type!r} is a log line of its own, not an event type")
-        values = self.__dict__
-        values["type"] = type
-        values["rules"] = rules
-        values["fields"] = found
+        if COMPILED:
+            self.type = type  # type: ignore[misc]
+            self.rules = rules  # type: ignore[misc]
+            self.fields = found  # type: ignore[misc]
+        else:
+            self.__dict__.update(type=type, rules=rules, fields=found)
+
+
+def roll_event(
+    rules: Sequence[str],
+    actor: str,
+    natural: Sequence[int],
+    outcome: str | int,
+    *,
+    sides: int = 6,
+    modifiers: Mapping[str, int] | None = None,
+    **inputs: Any,
+) -> Event:
+    """A ``roll`` event (ARCHITECTURE.md): one die roll, its modifiers, total and outcome."""
+    mods = dict(modifiers or {})
+    fields: dict[str, Any] = {
+        "actor": actor,
+        "dice": f"{len(natural)}d{sides}",
+        "natural": list(natural),
+        "modifiers": mods,
+        "total": sum(natural) + sum(mods.values()),
+        "outcome": outcome,
+    }
+    fields.update(inputs)
+    return Event("roll", tuple(rules), fields)
+
+
+def chance_event(
+    rules: Sequence[str], actor: str, p: float, hit: bool, outcome: str, **inputs: Any
+) -> Event:
+    """A ``chance`` event: one percentage draw with ``p`` after every modifier."""
+    fields: dict[str, Any] = {"actor": actor, "p": float(p), "hit": hit, "outcome": outcome}
+    fields.update(inputs)
+    return Event("chance", tuple(rules), fields)
 
 
 def fight_event(
@@ -156,10 +206,12 @@ class LogEntry:
     event: Event
 
     def __init__(self, seq: int, time: Time, event: Event) -> None:
-        values = self.__dict__  # as Event's: the frozen dataclass's __init__ is slower
-        values["seq"] = seq
-        values["time"] = time
-        values["event"] = event
+        if COMPILED:  # as Event's
+            self.seq = seq  # type: ignore[misc]
+            self.time = time  # type: ignore[misc]
+            self.event = event  # type: ignore[misc]
+        else:
+            self.__dict__.update(seq=seq, time=time, event=event)
 
     def to_json(self) -> JsonDict:
         out: JsonDict = {

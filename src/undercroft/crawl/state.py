@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from mypy_extensions import mypyc_attr
 
 from undercroft import __version__
-from undercroft.core.dice import outcomes, roll_event
+from undercroft.core.dice import outcomes
 from undercroft.core.events import (
     Actor,
     CrawlTime,
@@ -29,6 +29,7 @@ from undercroft.core.events import (
     EventSink,
     Header,
     NullLog,
+    roll_event,
     write_text_atomic,
 )
 from undercroft.core.grid import DoorState, Grid, Pos, Terrain

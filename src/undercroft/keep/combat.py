@@ -25,8 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from undercroft.core.dice import chance_event, roll_event
-from undercroft.core.events import Event
+from undercroft.core.events import Event, chance_event, roll_event
 from undercroft.core.grid import Pos
 from undercroft.core.sight import supercover
 from undercroft.keep import caution, fighters, perception, stepping, wounds

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from undercroft.core.dice import DiceSampler, chance_event, roll_event
-from undercroft.core.events import Event
+from undercroft.core.dice import DiceSampler
+from undercroft.core.events import Event, chance_event, roll_event
 from undercroft.keep.clock import MINUTES_PER_HOUR, Priority, day_of, day_start
 from undercroft.keep.ruleset import KeepOptions
 

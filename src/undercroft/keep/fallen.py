@@ -25,8 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from undercroft.core.dice import roll_event
-from undercroft.core.events import Event
+from undercroft.core.events import Event, roll_event
 from undercroft.core.grid import Pos
 from undercroft.keep import fighters, forcing, goals, movement, perception, stepping, tasks
 from undercroft.keep.actors import Being, Condition, Master, Minion

@@ -31,8 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from undercroft.core.dice import chance_event
-from undercroft.core.events import Event
+from undercroft.core.events import Event, chance_event
 from undercroft.core.grid import Pos
 from undercroft.keep import caution, doors, perception, routes, stepping, traps
 from undercroft.keep.clock import TICKS_PER_MINUTE

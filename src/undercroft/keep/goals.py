@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from undercroft.core.dice import chance_event
-from undercroft.core.events import Event
+from undercroft.core.events import Event, chance_event
 from undercroft.core.grid import Pos
 from undercroft.keep import director, fallen, stepping
 from undercroft.keep.actors import Condition

@@ -26,8 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from undercroft.core.dice import chance_event
-from undercroft.core.events import Event
+from undercroft.core.events import Event, chance_event
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.keep import director, goals, stepping

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from undercroft.core.dice import DiceSampler, chance_event
-from undercroft.core.events import Event
+from undercroft.core.dice import DiceSampler
+from undercroft.core.events import Event, chance_event
 from undercroft.keep.invader_content import AdventurerContent
 
 T = TypeVar("T")

@@ -17,8 +17,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any
 
-from undercroft.core.dice import chance_event
-from undercroft.core.events import Event
+from undercroft.core.events import Event, chance_event
 from undercroft.keep import doors, learning, tasks, trap_effects
 from undercroft.keep.actors import Being, Minion, Side
 from undercroft.keep.clock import Priority, handles

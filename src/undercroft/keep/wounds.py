@@ -28,8 +28,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from undercroft.core.dice import chance_event
-from undercroft.core.events import Event
+from undercroft.core.events import Event, chance_event
 from undercroft.keep import fallen
 from undercroft.keep.actors import Being, Creature, Master
 

@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from undercroft.core.events import Event as Event  # re-exported
 from undercroft.core.events import chance_event as chance_event  # re-exported
 from undercroft.core.events import roll_event as roll_event  # re-exported
 

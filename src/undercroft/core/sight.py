@@ -72,6 +72,13 @@ class _Board:
         seen: BoolArray = self._seen.copy()
         return seen
 
+    def fov_bytes(self, origin: Pos) -> bytes:
+        """:meth:`fov` as one byte a square (1 seen), row by row: read straight from
+        libtcod's map, with no array made in between."""
+        lib.TCOD_map_compute_fov(self._map, origin.x, origin.y, 0, True, FOV_ALGORITHM)
+        seen: bytes = self._seen.tobytes()
+        return seen
+
 
 def visible_squares(grid: Grid, origin: Pos, radius: int = 0) -> frozenset[Pos]:
     """The set of squares visible from ``origin`` (C-LOS-01)."""
@@ -200,9 +207,12 @@ class Sight:
         self._fresh()
         seen = self._cache.get(origin)
         if seen is None:
-            if self._board is None:
-                self._board = _Board(self._transparency)
-            seen = self._board.fov(origin)
+            bits = self._bits.get(origin)
+            if bits is not None:  # worked out by fov_bits: its bytes are the array's
+                shape = self._transparency.shape
+                seen = np.frombuffer(bits[1], np.bool_).reshape(shape).copy()
+            else:
+                seen = self._board_now().fov(origin)
             self._cache[origin] = seen
             if len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
@@ -218,9 +228,16 @@ class Sight:
         self._fresh()
         found = self._bits.get(origin)
         if found is None:
-            seen = self.fov(origin).tobytes()
+            array = self._cache.get(origin)
+            seen = array.tobytes() if array is not None else self._board_now().fov_bytes(origin)
             found = self._bits[origin] = (int.from_bytes(seen, "little"), seen)
         return found[0]
+
+    def _board_now(self) -> _Board:
+        """libtcod's map of the board as it is (:meth:`_fresh` first)."""
+        if self._board is None:
+            self._board = _Board(self._transparency)
+        return self._board
 
     def can_see(self, a: Pos, b: Pos) -> bool:
         """Whether ``a`` and ``b`` see each other (C-LOS-01)."""

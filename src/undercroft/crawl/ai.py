@@ -39,7 +39,7 @@ from undercroft.crawl.actions import (
     MonsterMove,
 )
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.observe import Observation, Seen
+from undercroft.crawl.observe import Observation, ViewLike
 from undercroft.crawl.party import HeroParty
 
 
@@ -71,7 +71,7 @@ class RandomPolicy:
     reads_views = True
     """The runner may hand it a lazy :class:`~undercroft.crawl.observe.View`."""
 
-    def act(self, observation: Seen) -> Action:
+    def act(self, observation: ViewLike) -> Action:
         action: Action = self.rng.choose(list(observation.legal))
         return action
 
@@ -88,7 +88,7 @@ class DungeonMaster:
     reads_views = True
     """The runner may hand it a lazy :class:`~undercroft.crawl.observe.View`."""
 
-    def act(self, obs: Seen) -> Action:
+    def act(self, obs: ViewLike) -> Action:
         if obs.decision == "monster_movement":
             return self.move(obs)
         if obs.decision == "fight_stamina":
@@ -100,7 +100,7 @@ class DungeonMaster:
         legal = obs.legal
         return legal[-1] if DONE in legal else legal[0]
 
-    def move(self, obs: Seen) -> Action:
+    def move(self, obs: ViewLike) -> Action:
         """The first monster that may move closes in on the nearest hero, or (half the
         time) uses an ability it can."""
         acting = obs.actors()

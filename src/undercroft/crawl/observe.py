@@ -262,6 +262,13 @@ class View:
         self._state = state
         self._stamp = len(state.history)
         self._fields: dict[str, Any] = {}
+        # The fields the built-in policies read most, kept in slots of their own rather
+        # than in ``_fields`` (each read is then an attribute, not a dict and a call).
+        self._goals_kept: tuple[dict[str, Any], ...] | None = None
+        self._revealed_kept: tuple[str, ...] | None = None
+        self._heroes_seen_kept: tuple[HeroSeen, ...] | None = None
+        self._monsters_seen_kept: tuple[MonsterSeen, ...] | None = None
+        self._trap_squares_kept: tuple[Pos, ...] | None = None
         self.seat = seat
         self.full = seat is not Seat.HEROES
         self.turn = state.turn
@@ -392,7 +399,10 @@ class View:
 
     @property
     def revealed(self) -> tuple[str, ...]:
-        found: tuple[str, ...] = self._cached("revealed", self._revealed)
+        self._game()
+        found = self._revealed_kept
+        if found is None:
+            found = self._revealed_kept = self._revealed()
         return found
 
     def _revealed(self) -> tuple[str, ...]:
@@ -411,7 +421,10 @@ class View:
 
     @property
     def goals(self) -> tuple[dict[str, Any], ...]:
-        found: tuple[dict[str, Any], ...] = self._cached("goals", self._goals)
+        self._game()
+        found = self._goals_kept
+        if found is None:
+            found = self._goals_kept = self._goals()
         return found
 
     def _goals(self) -> tuple[dict[str, Any], ...]:
@@ -500,7 +513,10 @@ class View:
         return area_codes(self._game())
 
     def heroes_seen(self) -> tuple[HeroSeen, ...]:
-        found: tuple[HeroSeen, ...] = self._cached("heroes_seen", self._heroes_seen)
+        self._game()
+        found = self._heroes_seen_kept
+        if found is None:
+            found = self._heroes_seen_kept = self._heroes_seen()
         return found
 
     def _heroes_seen(self) -> tuple[HeroSeen, ...]:
@@ -516,7 +532,10 @@ class View:
         return {} if found is None else {u: cards[items[u].card].kind.value for u in found.items}
 
     def monsters_seen(self) -> tuple[MonsterSeen, ...]:
-        found: tuple[MonsterSeen, ...] = self._cached("monsters_seen", self._monsters_seen)
+        self._game()
+        found = self._monsters_seen_kept
+        if found is None:
+            found = self._monsters_seen_kept = self._monsters_seen()
         return found
 
     def _monsters_seen(self) -> tuple[MonsterSeen, ...]:
@@ -524,7 +543,10 @@ class View:
 
     def trap_squares(self) -> tuple[Pos, ...]:
         """The armed traps the seat knows of, in board order (C-TRAP-01)."""
-        found: tuple[Pos, ...] = self._cached("trap_squares", self._trap_squares)
+        self._game()
+        found = self._trap_squares_kept
+        if found is None:
+            found = self._trap_squares_kept = self._trap_squares()
         return found
 
     def _trap_squares(self) -> tuple[Pos, ...]:
@@ -536,6 +558,13 @@ class View:
 
     def corpse_squares(self) -> tuple[Pos, ...]:
         return tuple(self._game().corpses)
+
+
+ViewLike = View | Observation
+"""What the built-in policies take: either form of a seat's view (both answer the
+:class:`Seen` questions). Named as the two classes rather than the protocol so that the
+compiled build calls their methods and properties directly: a call through a
+``Protocol`` type is a Python attribute lookup each time, thousands a game."""
 
 
 def square_of(seen: Seen, monster: str) -> Pos | None:

@@ -62,7 +62,7 @@ from undercroft.crawl.actions import (
     Trade,
     UseItem,
 )
-from undercroft.crawl.observe import HeroSeen, Seen
+from undercroft.crawl.observe import HeroSeen, ViewLike
 from undercroft.crawl.plan import (
     FAR,
     PLANNING_COST,
@@ -99,12 +99,12 @@ class HeroParty:
     reads_views = True
     """The runner may hand it a lazy :class:`~undercroft.crawl.observe.View`."""
 
-    def act(self, obs: Seen) -> Action:
+    def act(self, obs: ViewLike) -> Action:
         if obs.turn < self.notes.get("turn", 0):
             self.notes.clear()  # a new game
         self.notes["turn"] = obs.turn
         self.remember(obs)
-        handler: Callable[[Seen], Action | None] | None = getattr(
+        handler: Callable[[ViewLike], Action | None] | None = getattr(
             self, f"on_{obs.decision}", None
         )
         if handler is not None:
@@ -116,7 +116,7 @@ class HeroParty:
 
     # what the party remembers ----------------------------------------------------------
 
-    def remember(self, obs: Seen) -> None:
+    def remember(self, obs: ViewLike) -> None:
         """The board as the party remembers it: what it sees now, and elsewhere what it
         last saw there. (The observation shows walls and doors only while a hero sees
         them; a party that forgot them would plan through walls it saw a moment ago.)"""
@@ -143,7 +143,7 @@ class HeroParty:
 
     # goals -----------------------------------------------------------------------------
 
-    def open_goals(self, obs: Seen) -> list[dict[str, Any]]:
+    def open_goals(self, obs: ViewLike) -> list[dict[str, Any]]:
         """Goals not met, not in hand, and not lost (a visit goal whose area was explored
         without meeting it can no longer be met)."""
         return [
@@ -153,24 +153,24 @@ class HeroParty:
             and not (g["kind"] == "visit" and g["target"] in self.explored)
         ]
 
-    def area_ranks(self, obs: Seen, names: set[str] | frozenset[str]) -> set[int]:
+    def area_ranks(self, obs: ViewLike, names: set[str] | frozenset[str]) -> set[int]:
         """The ranks (in ``obs.revealed``) of the revealed areas named."""
         return {rank for rank, name in enumerate(obs.revealed) if name in names}
 
-    def in_areas(self, obs: Seen, ranks: set[int]) -> bytes:
+    def in_areas(self, obs: ViewLike, ranks: set[int]) -> bytes:
         """The squares of the areas of these ranks (a mask, one byte a square)."""
         codes = obs.area_codes()
         if not ranks or len(codes) != len(self.memory.codes):
             return bytes(len(self.memory.codes))
         return ranks_mask(codes, ranks)
 
-    def goal_areas(self, obs: Seen, *, explored_too: bool = False) -> set[int]:
+    def goal_areas(self, obs: ViewLike, *, explored_too: bool = False) -> set[int]:
         """The ranks of the revealed areas that open visit goals name (``explored_too``:
         and of those explored, while their text is being read)."""
         goals = [g for g in obs.goals if not g["met"]] if explored_too else self.open_goals(obs)
         return self.area_ranks(obs, {g["target"] for g in goals if g["kind"] == "visit"})
 
-    def to_look_at(self, obs: Seen) -> bytes:
+    def to_look_at(self, obs: ViewLike) -> bytes:
         """Squares worth going to: in an area not yet explored, or leading somewhere new
         (kept until the memory, the areas revealed or those explored change: the set of
         explored areas only grows within a game, so its size tells)."""
@@ -187,7 +187,7 @@ class HeroParty:
 
     # movement -------------------------------------------------------------------------
 
-    def should_leave(self, obs: Seen) -> bool:
+    def should_leave(self, obs: ViewLike) -> bool:
         """Whether the whole party heads out now (see the module docstring)."""
         if not obs.goals:
             return self.light_runs_out(obs)
@@ -195,7 +195,7 @@ class HeroParty:
             return True
         return self.notes.get("nothing_left") == self.memory.codes
 
-    def nothing_left(self, obs: Seen, heroes: tuple[HeroSeen, ...]) -> bool:
+    def nothing_left(self, obs: ViewLike, heroes: tuple[HeroSeen, ...]) -> bool:
         """No hero can reach anything to look at (remembered until more is seen): asked
         only when a hero finds nothing to head for."""
         memory = self.memory
@@ -207,7 +207,7 @@ class HeroParty:
         asked = (memory.codes, here, traps, wanted)
         if self.notes.get("reachable") == asked:
             return False
-        costs = memory.codes.translate(PLANNING_COST)
+        costs = memory.costs(PLANNING_COST)
         search = Search(costs, memory.width, here, traps, most=PLANNING_MOST)
         if search.nearest(wanted) is not None:
             self.notes["reachable"] = asked
@@ -215,7 +215,7 @@ class HeroParty:
         self.notes["nothing_left"] = memory.codes
         return True
 
-    def light_runs_out(self, obs: Seen) -> bool:
+    def light_runs_out(self, obs: ViewLike) -> bool:
         """Nothing left to see, the Light is out, a hero lies at Death's Door out of
         combat, or the Light left barely covers the walk to an exit."""
         memory = self.memory
@@ -225,13 +225,13 @@ class HeroParty:
         if any(h.health == 0 for h in heroes) and not obs.monsters:
             return True
         exits = [memory.index(Pos(x, y)) for x, y in obs.exits]
-        to_exit = Search(memory.codes.translate(WALK_COST), memory.width, exits, most=1)
+        to_exit = Search(memory.costs(WALK_COST), memory.width, exits, most=1)
         walks = (to_exit.distance(memory.index(h.pos)) for h in heroes if h.pos is not None)
         far = max((d for d in walks if d != FAR), default=0)
         moves = 4
         return obs.light * moves <= far + self.leave_margin * moves
 
-    def on_movement(self, obs: Seen) -> Action | None:
+    def on_movement(self, obs: ViewLike) -> Action | None:
         acting = obs.actors()
         if not acting:
             return DONE
@@ -250,7 +250,7 @@ class HeroParty:
         return end
 
     def hero_move(
-        self, obs: Seen, hero: HeroSeen, heroes: tuple[HeroSeen, ...], leaving: bool
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...], leaving: bool
     ) -> Action | None:
         here = hero.pos
         assert here is not None
@@ -279,7 +279,7 @@ class HeroParty:
         bodies = {h.pos for h in heroes if h.pos is not None} - {here}
         bodies |= monsters | set(obs.corpse_squares())
         traps = set(obs.trap_squares())
-        costs = memory.codes.translate(PLANNING_COST)
+        costs = memory.costs(PLANNING_COST)
         origin = [memory.index(here)]
         blocked = {memory.index(p) for p in bodies | traps}
         if (
@@ -345,7 +345,7 @@ class HeroParty:
 
     def standing(
         self,
-        obs: Seen,
+        obs: ViewLike,
         hero: HeroSeen,
         leaving: bool,
         monsters: set[Pos],
@@ -376,7 +376,7 @@ class HeroParty:
         end = rest[-1]
         return bool(self.to_look_at(obs)[end] or (ranks and self.in_areas(obs, ranks)[end]))
 
-    def first_of(self, obs: Seen, hero: HeroSeen, leaving: bool) -> Action | None:
+    def first_of(self, obs: ViewLike, hero: HeroSeen, leaving: bool) -> Action | None:
         """Out of combat, before going anywhere: drag a corpse out when leaving, rest at
         Death's Door (C-DD-02: no Death's Door roll for a hero who rests), disarm a trap
         found, force a door (unless leaving)."""
@@ -394,7 +394,7 @@ class HeroParty:
 
     def target(
         self,
-        obs: Seen,
+        obs: ViewLike,
         hero: HeroSeen,
         heroes: tuple[HeroSeen, ...],
         search: Search,
@@ -429,7 +429,7 @@ class HeroParty:
         # No Explore while monsters are on the board (C-CMB-01): only look further.
         return search.nearest(memory.frontier())
 
-    def potion(self, obs: Seen, hero: HeroSeen) -> Action | None:
+    def potion(self, obs: ViewLike, hero: HeroSeen) -> Action | None:
         """Something to use when hurt: a potion (most heal) before anything else."""
         kinds = obs.item_decks(hero.id)
         uses = obs.legal_of(UseItem, hero.id)
@@ -437,7 +437,7 @@ class HeroParty:
 
     # combat -----------------------------------------------------------------------------
 
-    def on_spell_selection(self, obs: Seen) -> Action | None:
+    def on_spell_selection(self, obs: ViewLike) -> Action | None:
         """A known spell first; a face-down scroll (its spell unknown, R-C-IDENT-01) only
         when a hero is badly hurt, since a scroll whose spell does not suit the fight is
         wasted."""
@@ -450,29 +450,29 @@ class HeroParty:
         desperate = any(h.pos is not None and h.health <= 2 for h in obs.heroes_seen())
         return casts[0] if casts and desperate else DONE
 
-    def on_evasion(self, obs: Seen) -> Action | None:
+    def on_evasion(self, obs: ViewLike) -> Action | None:
         return DONE
 
-    def on_casting_choice(self, obs: Seen) -> Action | None:
+    def on_casting_choice(self, obs: ViewLike) -> Action | None:
         first = obs.legal_of(CastingChoice)[0]
         return CastingChoice(first.hero, False)
 
-    def on_cast_target(self, obs: Seen) -> Action | None:
+    def on_cast_target(self, obs: ViewLike) -> Action | None:
         health = {m.id: m.health for m in obs.monsters_seen()}
         targets = obs.legal_of(ChooseTarget)
         return min(targets, key=lambda a: health.get(str(a.target), 99))
 
-    def on_fight_stamina(self, obs: Seen) -> Action | None:
+    def on_fight_stamina(self, obs: ViewLike) -> Action | None:
         most = max(a.points for a in obs.legal_of(FightStamina))
         return FightStamina(min(most, self.fight_stamina))
 
-    def on_mental_spend(self, obs: Seen) -> Action | None:
+    def on_mental_spend(self, obs: ViewLike) -> Action | None:
         most = max(a.points for a in obs.legal_of(MentalSpend))
         return MentalSpend(min(most, 1))
 
     # explore and trade --------------------------------------------------------------------
 
-    def on_explore_choice(self, obs: Seen) -> Action | None:
+    def on_explore_choice(self, obs: ViewLike) -> Action | None:
         for action in obs.legal_of(Explore):
             if action.explore:
                 hero = next(h for h in obs.heroes_seen() if h.id == action.hero)
@@ -484,7 +484,7 @@ class HeroParty:
                 return action
         return None
 
-    def on_explore_actions(self, obs: Seen) -> Action | None:
+    def on_explore_actions(self, obs: ViewLike) -> Action | None:
         for kind in (Identify, Memorize):
             found = obs.legal_of(kind)
             if found:
@@ -495,12 +495,12 @@ class HeroParty:
                 return action
         return DONE
 
-    def on_take_item(self, obs: Seen) -> Action | None:
+    def on_take_item(self, obs: ViewLike) -> Action | None:
         """The healthiest hero takes a found item: it is likeliest to carry it out."""
         health = {h.id: h.health for h in obs.heroes_seen()}
         return max(obs.legal_of(TakeItem), key=lambda a: health.get(a.hero, 0))
 
-    def on_choice(self, obs: Seen) -> Action | None:
+    def on_choice(self, obs: ViewLike) -> Action | None:
         """In the area of an open visit goal do the deed the text offers (its first
         option); elsewhere pick at random."""
         options = obs.legal_of(ChooseOption)
@@ -510,7 +510,7 @@ class HeroParty:
             return min(options, key=lambda a: a.index)
         return self.rng.choose(options)
 
-    def on_trade(self, obs: Seen) -> Action | None:
+    def on_trade(self, obs: ViewLike) -> Action | None:
         takes = [a for a in obs.legal_of(Trade) if a.giver.startswith("hero:")]
         dead = {h.id for h in obs.heroes_seen() if h.dead}
         for action in takes:

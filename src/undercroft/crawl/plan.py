@@ -101,6 +101,7 @@ class Memory:
         """The remembered board; a new object whenever it changes."""
         self._bits = int.from_bytes(codes, "little")
         self._frontier: tuple[bytes | None, bytes] = (None, b"")
+        self._costs: tuple[bytes | None, dict[bytes, bytes]] = (None, {})
 
     def see(self, codes: bytes, read: tuple[int, int] | None = None) -> None:
         """Remember what the board ``codes`` shows (squares it shows as ``?`` keep what
@@ -119,6 +120,17 @@ class Memory:
 
     def index(self, p: Pos) -> int:
         return p.y * self.width + p.x
+
+    def costs(self, table: bytes) -> bytes:
+        """The step cost of each square by ``table`` (``PLANNING_COST``, ``WALK_COST``),
+        kept until the memory changes (a hero's decisions ask it again and again)."""
+        kept = self._costs
+        if kept[0] is not self.codes:
+            kept = self._costs = (self.codes, {})
+        found = kept[1].get(table)
+        if found is None:
+            found = kept[1][table] = self.codes.translate(table)
+        return found
 
     def pos(self, i: int) -> Pos:
         return self.shape.squares[i]

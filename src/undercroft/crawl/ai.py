@@ -122,7 +122,9 @@ class DungeonMaster:
             x, y = end
             gap = -1
             for hx, hy in heroes:
-                d = abs(x - hx) + abs(y - hy)
+                dx, dy = x - hx, y - hy
+                # ``abs`` written out: the compiled build calls Python's on an int.
+                d = (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
                 if gap < 0 or d < gap:
                     gap = d
             close = 0 if gap == 1 else max(gap, 0) + 1

@@ -177,9 +177,14 @@ def reach_tree(state: State, monster: Monster) -> dict[Pos, tuple[Pos | None, in
     rows = state.walk_rows()  # State.walkable, square by square (neighbours are on the map)
     grid = state.grid
     tree: dict[Pos, tuple[Pos | None, int]] = {monster.pos: (None, 0)}
-    queue = deque([monster.pos])
-    while queue:
-        p = queue.popleft()
+    # Breadth first: the squares in the order they are found, a list read from the
+    # front (the compiled build appends and indexes it natively; a deque is a Python
+    # method call a square).
+    queue = [monster.pos]
+    head = 0
+    while head < len(queue):
+        p = queue[head]
+        head += 1
         steps = tree[p][1]
         if steps >= limit:
             continue

@@ -701,9 +701,11 @@ def _board(state: State, full: bool) -> tuple[bytes, int, int]:
     else:
         # Each byte of ``shown`` is 0xFF where the square is known (1 * 255 carries into
         # no other byte), so the board is its characters there and ``?`` elsewhere.
-        chars, unknown, size = _char_bits(state)
+        unknown, differ, size = _char_bits(state)
         shown = _known_bits(state, key) * 255
-        bits = (chars & shown) | (unknown & ~shown)
+        # (chars & shown) | (unknown & ~shown), in two operations and with no negative
+        # number (``~``), which costs Python's integers a conversion each time.
+        bits = unknown ^ (differ & shown)
         codes = bits.to_bytes(size, "little")
     found = (codes, bits, shown)
     state.derived[slot] = (key, found)
@@ -711,8 +713,9 @@ def _board(state: State, full: bool) -> tuple[bytes, int, int]:
 
 
 def _char_bits(state: State) -> tuple[int, int, int]:
-    """The board's characters read as one little-endian integer, a board of ``?`` the
-    same way, and the number of squares (kept per board version)."""
+    """A board of ``?`` read as one little-endian integer, the bits where the board's
+    characters differ from it (the characters are ``unknown ^ differ``), and the number
+    of squares (kept per board version)."""
     version = state.grid.version
     cached = state.derived.get("char_bits")
     if cached is not None and cached[0] == version:
@@ -720,7 +723,8 @@ def _char_bits(state: State) -> tuple[int, int, int]:
         return found
     chars = state.grid.char_array().tobytes()
     size = len(chars)
-    found = (int.from_bytes(chars, "little"), int.from_bytes(UNKNOWN_BYTE * size, "little"), size)
+    unknown = int.from_bytes(UNKNOWN_BYTE * size, "little")
+    found = (unknown, int.from_bytes(chars, "little") ^ unknown, size)
     state.derived["char_bits"] = (version, found)
     return found
 

@@ -113,7 +113,8 @@ class Memory:
         if read is None:
             read = int.from_bytes(codes, "little"), int.from_bytes(codes.translate(SHOWN), "little")
         shown = read[1]
-        bits = (self._bits & ~shown) | (read[0] & shown)
+        # (old & ~shown) | (new & shown), with no negative number (see observe._board).
+        bits = self._bits ^ ((self._bits ^ read[0]) & shown)
         if bits != self._bits:
             self._bits = bits
             self.codes = bits.to_bytes(len(codes), "little")

@@ -150,13 +150,17 @@ TERRAINS: Final = tuple(Terrain)
 """Each :class:`Terrain` at the index of its code (the codes are 0, 1, 2, 3)."""
 DOOR_STATES: Final = tuple(DoorState)
 """Each :class:`DoorState` at the index of its code."""
+FLOOR_CODE: Final = 0
 WALL_CODE: Final = 1
 BLOCKAGE_CODE: Final = 3
 DOOR_CODE: Final = 2
 OPEN_CODE: Final = 2
-"""The codes of :class:`Terrain` WALL, BLOCKAGE, DOOR and :class:`DoorState` OPEN as plain
-ints, for square-by-square questions (the enums are checked against them below)."""
-assert [int(t) for t in (Terrain.WALL, Terrain.BLOCKAGE, Terrain.DOOR)] == [
+"""The codes of :class:`Terrain` FLOOR, WALL, BLOCKAGE, DOOR and :class:`DoorState` OPEN
+as plain ints, for square-by-square questions and for numpy comparisons (an array
+compared with an enum member takes a slow path); the enums are checked against them
+below."""
+assert [int(t) for t in (Terrain.FLOOR, Terrain.WALL, Terrain.BLOCKAGE, Terrain.DOOR)] == [
+    FLOOR_CODE,
     WALL_CODE,
     BLOCKAGE_CODE,
     DOOR_CODE,

@@ -32,7 +32,7 @@ from undercroft.core.events import (
     roll_event,
     write_text_atomic,
 )
-from undercroft.core.grid import DoorState, Grid, Pos, Terrain
+from undercroft.core.grid import DOOR_CODE, FLOOR_CODE, OPEN_CODE, DoorState, Grid, Pos, Terrain
 from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.core.sight import Sight
 from undercroft.crawl import engine
@@ -509,7 +509,7 @@ class State:
                 # in a copy of its row; rows handed out before stay as they were.
                 p = change[1]
                 row = list(self._walk[p.y])
-                row[p.x] = self._walkable_in(slice(p.y, p.y + 1), slice(p.x, p.x + 1))[0][0]
+                row[p.x] = self._walkable_at(p)
                 self._walk = list(self._walk)
                 self._walk[p.y] = row
             else:
@@ -518,15 +518,23 @@ class State:
         return self._walk
 
     def _walkable_in(self, rows: slice, columns: slice) -> list[list[bool]]:
-        """:meth:`walkable` for the squares of a part of the grid as it is now (the whole
-        board, or the one square a door opening changed): floor without furniture, or an
-        opened door (C-DOOR-01)."""
+        """:meth:`walkable` for the squares of a part of the grid as it is now: floor
+        without furniture, or an opened door (C-DOOR-01)."""
         g = self.grid
         terrain = g.terrain[rows, columns]
-        floor = (terrain == Terrain.FLOOR) & ~g.furniture[rows, columns]
-        opened = (terrain == Terrain.DOOR) & (g.door[rows, columns] == DoorState.OPEN)
+        floor = (terrain == FLOOR_CODE) & ~g.furniture[rows, columns]
+        opened = (terrain == DOOR_CODE) & (g.door[rows, columns] == OPEN_CODE)
         found: list[list[bool]] = (floor | opened).tolist()
         return found
+
+    def _walkable_at(self, p: Pos) -> bool:
+        """:meth:`_walkable_in` for one square (the one a door opening changed), read
+        without numpy arrays (C-DOOR-01)."""
+        g = self.grid
+        terrain = g.terrain.item(p.y, p.x)
+        if terrain == FLOOR_CODE:
+            return not g.furniture.item(p.y, p.x)
+        return bool(terrain == DOOR_CODE and g.door.item(p.y, p.x) == OPEN_CODE)
 
     def free(self, pos: Pos) -> bool:
         return self.walkable(pos) and pos not in self.occupied()

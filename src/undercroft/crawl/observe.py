@@ -35,6 +35,7 @@ from undercroft.crawl.engine import Seat
 from undercroft.crawl.goals import goal_met
 from undercroft.crawl.monsters import can_move, path_in, reach_tree, walk_ends, walks
 from undercroft.crawl.movement import can_act, remaining
+from undercroft.crawl.ruleset import Goal
 from undercroft.crawl.state import Hero, State
 
 UNKNOWN = "?"
@@ -90,6 +91,26 @@ class MonsterSeen:
         self.health = health
 
 
+@dataclass
+class GoalSeen:
+    """A goal as a seat can tell of it (the typed form of an ``Observation.goals``
+    entry, without its text); read-only by convention."""
+
+    id: str
+    kind: str
+    target: str
+    met: bool
+    in_hand: bool
+
+    def __init__(self, id: str, kind: str, target: str, met: bool, in_hand: bool) -> None:
+        # Written out for the compiled build, as HeroSeen's.
+        self.id = id
+        self.kind = kind
+        self.target = target
+        self.met = met
+        self.in_hand = in_hand
+
+
 class Seen(Protocol):
     """What a policy reads: every field of an :class:`Observation`, and typed questions
     that a :class:`View` answers without building the rest."""
@@ -124,8 +145,10 @@ class Seen(Protocol):
     def walk_to(self, monster: str, end: Pos) -> tuple[Pos, ...]: ...
     def board_codes(self) -> tuple[bytes, int]: ...
     def board_bits(self) -> tuple[int, int]: ...
+    def board_size(self) -> int: ...
     def area_codes(self) -> bytes: ...
     def heroes_seen(self) -> tuple[HeroSeen, ...]: ...
+    def goals_seen(self) -> tuple[GoalSeen, ...]: ...
     def item_decks(self, hero: str) -> dict[str, str]: ...
     def monsters_seen(self) -> tuple[MonsterSeen, ...]: ...
     def trap_squares(self) -> tuple[Pos, ...]: ...
@@ -217,11 +240,20 @@ class Observation:
         codes = self.board_codes()[0]
         return int.from_bytes(codes, "little"), int.from_bytes(codes.translate(SHOWN), "little")
 
+    def board_size(self) -> int:
+        """The number of squares of the board (the length of :meth:`board_codes`)."""
+        return len(self.board_codes()[0])
+
     def area_codes(self) -> bytes:
         """For each square (as :meth:`board_codes`), the index into ``revealed`` of its
         area, or 255 for none."""
         codes = [ord(c) - AREA_KEY for c in self.area_map.replace("\n", "")]
         return bytes(c if 0 <= c < 255 else 255 for c in codes)
+
+    def goals_seen(self) -> tuple[GoalSeen, ...]:
+        return tuple(
+            GoalSeen(g["id"], g["kind"], g["target"], g["met"], g["in_hand"]) for g in self.goals
+        )
 
     def heroes_seen(self) -> tuple[HeroSeen, ...]:
         return tuple(
@@ -265,6 +297,7 @@ class View:
         # The fields the built-in policies read most, kept in slots of their own rather
         # than in ``_fields`` (each read is then an attribute, not a dict and a call).
         self._goals_kept: tuple[dict[str, Any], ...] | None = None
+        self._goals_seen_kept: tuple[GoalSeen, ...] | None = None
         self._revealed_kept: tuple[str, ...] | None = None
         self._heroes_seen_kept: tuple[HeroSeen, ...] | None = None
         self._monsters_seen_kept: tuple[MonsterSeen, ...] | None = None
@@ -428,7 +461,15 @@ class View:
         return found
 
     def _goals(self) -> tuple[dict[str, Any], ...]:
-        return goal_views(self._game(), self.full)
+        state = self._game()
+        return _goal_dicts(state.ruleset.adventure.goals, self.goals_seen())
+
+    def goals_seen(self) -> tuple[GoalSeen, ...]:
+        self._game()
+        found = self._goals_seen_kept
+        if found is None:
+            found = self._goals_seen_kept = goals_seen(self._game(), self.full)
+        return found
 
     @property
     def area_map(self) -> str:
@@ -507,6 +548,11 @@ class View:
         """:meth:`board_codes` read as one little-endian integer, and a mask of the
         squares it shows (0xFF in each byte of a square not shown as ``?``, else 0)."""
         return board_bits(self._game(), self.full)
+
+    def board_size(self) -> int:
+        """The number of squares of the board (the length of :meth:`board_codes`)."""
+        grid = self._game().grid
+        return grid.width * grid.height
 
     def area_codes(self) -> bytes:
         """For each square, the index into ``revealed`` of its area, or 255 for none."""
@@ -674,30 +720,46 @@ def _revealed_bits(state: State) -> int:
 
 
 def board_codes(state: State, full: bool) -> bytes:
-    """The board as ``full`` (DM) or hero eyes see it, row by row without line breaks."""
-    return _board(state, full)[0]
+    """The board as ``full`` (DM) or hero eyes see it, row by row without line breaks
+    (made from :func:`board_bits` when asked: the built-in party reads only those)."""
+    key = _view_key(state)
+    slot = "codes:full" if full else "codes"  # the DM's and the heroes' apart
+    cached = state.derived.get(slot)
+    if cached is not None and cached[0] == key:
+        kept: bytes = cached[1]
+        return kept
+    if full:
+        codes = state.grid.char_array().tobytes()
+    else:
+        bits, _, size = _board(state, full, key)
+        codes = bits.to_bytes(size, "little")
+    state.derived[slot] = (key, codes)
+    return codes
 
 
 def board_bits(state: State, full: bool) -> tuple[int, int]:
     """:func:`board_codes` read as one little-endian integer, and the mask of the squares
     it shows (0xFF bytes), as the heroes' board is made: no conversion to read them."""
-    found = _board(state, full)
-    return found[1], found[2]
+    found = _board(state, full, _view_key(state))
+    return found[0], found[1]
 
 
-def _board(state: State, full: bool) -> tuple[bytes, int, int]:
-    """The board's codes, those read as an integer and the mask of the squares shown,
-    cached on the state until the squares known or the board change."""
-    key = _view_key(state)
+def _board(
+    state: State, full: bool, key: tuple[int, int, tuple[Pos | None, ...]]
+) -> tuple[int, int, int]:
+    """The board's codes read as an integer, the mask of the squares shown and the number
+    of squares, cached on the state until the squares known or the board change
+    (``key``: the state's ``_view_key``)."""
     slot = "board:full" if full else "board"  # the DM's and the heroes' apart
     cached = state.derived.get(slot)
     if cached is not None and cached[0] == key:
-        kept: tuple[bytes, int, int] = cached[1]
+        kept: tuple[int, int, int] = cached[1]
         return kept
     if full:
         codes = state.grid.char_array().tobytes()
+        size = len(codes)
         bits = int.from_bytes(codes, "little")
-        shown = int.from_bytes(b"\xff" * len(codes), "little")
+        shown = int.from_bytes(b"\xff" * size, "little")
     else:
         # Each byte of ``shown`` is 0xFF where the square is known (1 * 255 carries into
         # no other byte), so the board is its characters there and ``?`` elsewhere.
@@ -706,8 +768,7 @@ def _board(state: State, full: bool) -> tuple[bytes, int, int]:
         # (chars & shown) | (unknown & ~shown), in two operations and with no negative
         # number (``~``), which costs Python's integers a conversion each time.
         bits = unknown ^ (differ & shown)
-        codes = bits.to_bytes(size, "little")
-    found = (codes, bits, shown)
+    found = (bits, shown, size)
     state.derived[slot] = (key, found)
     return found
 
@@ -780,8 +841,28 @@ def _casting(casting: dict[str, Any] | None, full: bool) -> dict[str, Any] | Non
 
 
 def goal_views(state: State, full: bool = True) -> tuple[dict[str, Any], ...]:
-    """The goals with what the seat can tell of them: the scenario text states each goal
-    and its target (the DM reads it aloud), so the target is no secret. The heroes do not
+    """The goals with what the seat can tell of them (``Observation.goals``): their
+    text, and :func:`goals_seen`."""
+    return _goal_dicts(state.ruleset.adventure.goals, goals_seen(state, full))
+
+
+def _goal_dicts(goals: Iterable[Goal], seen: tuple[GoalSeen, ...]) -> tuple[dict[str, Any], ...]:
+    return tuple(
+        {
+            "id": g.id,
+            "text": g.text,
+            "kind": g.kind,
+            "target": g.target,
+            "met": s.met,
+            "in_hand": s.in_hand,
+        }
+        for g, s in zip(goals, seen, strict=True)
+    )
+
+
+def goals_seen(state: State, full: bool = True) -> tuple[GoalSeen, ...]:
+    """The goals as the seat can tell of them: the scenario text states each goal and
+    its target (the DM reads it aloud), so the target is no secret. The heroes do not
     know that a face-down item carried out is the one a goal names, so for them such a
     goal is met only once the item is identified (C-IDENT-01)."""
     goals = state.ruleset.adventure.goals
@@ -804,15 +885,14 @@ def goal_views(state: State, full: bool = True) -> tuple[dict[str, Any], ...]:
                 if item.identified:
                     held.add(item.card)
     return tuple(
-        {
-            "id": g.id,
-            "text": g.text,
-            "kind": g.kind,
-            "target": g.target,
-            "met": goal_met(state, g)
+        GoalSeen(
+            g.id,
+            g.kind,
+            g.target,
+            goal_met(state, g)
             and (g.kind != "carry" or g.id in state.goals_met or g.target in out),
-            "in_hand": g.kind == "carry" and g.target in held,
-        }
+            g.kind == "carry" and g.target in held,
+        )
         for g in goals
     )
 

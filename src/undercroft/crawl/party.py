@@ -62,7 +62,7 @@ from undercroft.crawl.actions import (
     Trade,
     UseItem,
 )
-from undercroft.crawl.observe import HeroSeen, ViewLike
+from undercroft.crawl.observe import GoalSeen, HeroSeen, ViewLike
 from undercroft.crawl.plan import (
     FAR,
     PLANNING_COST,
@@ -120,15 +120,18 @@ class HeroParty:
         """The board as the party remembers it: what it sees now, and elsewhere what it
         last saw there. (The observation shows walls and doors only while a hero sees
         them; a party that forgot them would plan through walls it saw a moment ago.)"""
-        codes, width = obs.board_codes()
-        if codes == self.notes.get("seen"):
+        # Read as integers (the view's own form): the board's bytes are made only for a
+        # new memory.
+        board, shown = obs.board_bits()
+        if board == self.notes.get("seen"):
             return
         memory: Memory | None = self.notes.get("memory")
-        if memory is None or len(memory.codes) != len(codes):
+        if memory is None or len(memory.codes) != obs.board_size():
+            codes, width = obs.board_codes()
             memory = self.notes["memory"] = Memory(codes, width)
         else:
-            memory.see(codes, obs.board_bits())
-        self.notes["seen"] = codes
+            memory.see_bits(board, shown)
+        self.notes["seen"] = board
 
     @property
     def memory(self) -> Memory:
@@ -143,14 +146,13 @@ class HeroParty:
 
     # goals -----------------------------------------------------------------------------
 
-    def open_goals(self, obs: ViewLike) -> list[dict[str, Any]]:
+    def open_goals(self, obs: ViewLike) -> list[GoalSeen]:
         """Goals not met, not in hand, and not lost (a visit goal whose area was explored
         without meeting it can no longer be met)."""
         return [
             g
-            for g in obs.goals
-            if not (g["met"] or g["in_hand"])
-            and not (g["kind"] == "visit" and g["target"] in self.explored)
+            for g in obs.goals_seen()
+            if not (g.met or g.in_hand) and not (g.kind == "visit" and g.target in self.explored)
         ]
 
     def area_ranks(self, obs: ViewLike, names: set[str] | frozenset[str]) -> set[int]:
@@ -167,8 +169,8 @@ class HeroParty:
     def goal_areas(self, obs: ViewLike, *, explored_too: bool = False) -> set[int]:
         """The ranks of the revealed areas that open visit goals name (``explored_too``:
         and of those explored, while their text is being read)."""
-        goals = [g for g in obs.goals if not g["met"]] if explored_too else self.open_goals(obs)
-        return self.area_ranks(obs, {g["target"] for g in goals if g["kind"] == "visit"})
+        goals = [g for g in obs.goals_seen() if not g.met] if explored_too else self.open_goals(obs)
+        return self.area_ranks(obs, {g.target for g in goals if g.kind == "visit"})
 
     def to_look_at(self, obs: ViewLike) -> bytes:
         """Squares worth going to: in an area not yet explored, or leading somewhere new
@@ -189,7 +191,7 @@ class HeroParty:
 
     def should_leave(self, obs: ViewLike) -> bool:
         """Whether the whole party heads out now (see the module docstring)."""
-        if not obs.goals:
+        if not obs.goals_seen():
             return self.light_runs_out(obs)
         if obs.turn >= self.give_up_turn or not self.open_goals(obs):
             return True
@@ -272,7 +274,7 @@ class HeroParty:
             return None
         # A hero with no squares left in a fight, leaving, or without goals: standing()
         # answers without the obstacles (most such decisions end here).
-        quick = hero.moves_left == 0 and (leaving or bool(monsters) or not obs.goals)
+        quick = hero.moves_left == 0 and (leaving or bool(monsters) or not obs.goals_seen())
         if quick and self.standing(obs, hero, leaving, monsters, b"", set()):
             return None
         memory = self.memory
@@ -302,7 +304,7 @@ class HeroParty:
             found = spot(bold, monsters) if bold is not None else None
             if bold is not None and found is not None:
                 search, target = bold, found
-        stuck = target is None and obs.goals and not (leaving or monsters)
+        stuck = target is None and obs.goals_seen() and not (leaving or monsters)
         if stuck and self.nothing_left(obs, heroes):
             leaving = True
             target = self.target(obs, hero, heroes, search, leaving, monsters)
@@ -362,7 +364,7 @@ class HeroParty:
         and still ends somewhere worth going."""
         if leaving or monsters:
             return not obs.legal_of(OpenDoor, hero.id)
-        if not obs.goals:
+        if not obs.goals_seen():
             return True
         memory = self.memory
         here = memory.index(hero.pos) if hero.pos is not None else -1
@@ -418,7 +420,7 @@ class HeroParty:
             fight = spot(search, monsters)
             if fight is not None:
                 return fight
-        if obs.goals:
+        if obs.goals_seen():
             ranks = self.goal_areas(obs)
             if ranks:
                 goal = search.nearest(self.in_areas(obs, ranks))

@@ -112,12 +112,16 @@ class Memory:
         # One byte a square read as one integer: 0xFF where ``codes`` shows the square.
         if read is None:
             read = int.from_bytes(codes, "little"), int.from_bytes(codes.translate(SHOWN), "little")
-        shown = read[1]
+        self.see_bits(read[0], read[1])
+
+    def see_bits(self, board: int, shown: int) -> None:
+        """:meth:`see` of a board of the memory's size given only as ``Seen.board_bits``
+        (the board read as an integer, and the mask of the squares it shows)."""
         # (old & ~shown) | (new & shown), with no negative number (see observe._board).
-        bits = self._bits ^ ((self._bits ^ read[0]) & shown)
+        bits = self._bits ^ ((self._bits ^ board) & shown)
         if bits != self._bits:
             self._bits = bits
-            self.codes = bits.to_bytes(len(codes), "little")
+            self.codes = bits.to_bytes(len(self.codes), "little")
 
     def index(self, p: Pos) -> int:
         return p.y * self.width + p.x

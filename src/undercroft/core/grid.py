@@ -120,6 +120,28 @@ def neighbour_table(width: int, height: int) -> dict[Pos, tuple[Pos, ...]]:
     return table
 
 
+class SquareTable:
+    """The squares of a ``width`` x ``height`` map by index (``y * width + x``) and the
+    indices of each one's orthogonal neighbours on the map, in :func:`neighbour_table`'s
+    order: for searches that step over integers rather than hashing positions.
+    Read-only by convention (:func:`square_table` shares one a size)."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.squares: tuple[Pos, ...] = tuple(
+            Pos(x, y) for y in range(height) for x in range(width)
+        )
+        table = neighbour_table(width, height)
+        self.around: tuple[tuple[int, ...], ...] = tuple(
+            tuple(q.y * width + q.x for q in table[p]) for p in self.squares
+        )
+
+
+@functools.lru_cache(maxsize=16)
+def square_table(width: int, height: int) -> SquareTable:
+    """The :class:`SquareTable` of a map size, made once."""
+    return SquareTable(width, height)
+
+
 class Terrain(enum.IntEnum):
     """What a tile is made of. Doors carry a separate :class:`DoorState`."""
 

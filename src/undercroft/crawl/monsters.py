@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from undercroft.core.dice import Band, D6Table
-from undercroft.core.grid import Pos
+from undercroft.core.grid import Pos, square_table
 from undercroft.crawl.actions import DONE, Action, Done, MonsterAbility, MonsterMove
 from undercroft.crawl.distance import in_range, nearest_distances
 from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
@@ -176,22 +176,38 @@ def reach_tree(state: State, monster: Monster) -> dict[Pos, tuple[Pos | None, in
     blocked = forbidden_squares(state, monster)
     rows = state.walk_rows()  # State.walkable, square by square (neighbours are on the map)
     grid = state.grid
-    tree: dict[Pos, tuple[Pos | None, int]] = {monster.pos: (None, 0)}
-    # Breadth first: the squares in the order they are found, a list read from the
-    # front (the compiled build appends and indexes it natively; a deque is a Python
-    # method call a square).
-    queue = [monster.pos]
+    width, height = grid.width, grid.height
+    table = square_table(width, height)
+    squares, around = table.squares, table.around
+    # Breadth first over square indices (a list read from the front), each square found
+    # or blocked marked in ``closed``: the squares are found in the order a search over
+    # positions finds them, without hashing a position a step.
+    closed = [False] * len(squares)
+    for b in blocked:
+        if 0 <= b.x < width and 0 <= b.y < height:
+            closed[b.y * width + b.x] = True
+    start = monster.pos
+    first = start.y * width + start.x
+    closed[first] = True
+    tree: dict[Pos, tuple[Pos | None, int]] = {start: (None, 0)}
+    queue = [first]
+    depth = [0]
     head = 0
     while head < len(queue):
-        p = queue[head]
+        i = queue[head]
+        steps = depth[head]
         head += 1
-        steps = tree[p][1]
         if steps >= limit:
             continue
-        for q in grid.neighbours(p):
-            if q not in tree and q not in blocked and rows[q.y][q.x]:
-                tree[q] = (p, steps + 1)
-                queue.append(q)
+        p = squares[i]
+        for j in around[i]:
+            if not closed[j]:
+                q = squares[j]
+                if rows[q.y][q.x]:
+                    closed[j] = True
+                    tree[q] = (p, steps + 1)
+                    queue.append(j)
+                    depth.append(steps + 1)
     return tree
 
 

@@ -596,11 +596,15 @@ class View:
         return found
 
     def _trap_squares(self) -> tuple[Pos, ...]:
-        return tuple(
-            p
-            for p, t in sorted(self._game().traps.items())
-            if t.armed and (self.full or t.detected)
-        )
+        state = self._game()
+        traps = state.traps
+        full = self.full
+        found: list[Pos] = []
+        for p in trap_order(state):
+            t = traps[p]
+            if t.armed and (full or t.detected):
+                found.append(p)
+        return tuple(found)
 
     def corpse_squares(self) -> tuple[Pos, ...]:
         return tuple(self._game().corpses)
@@ -611,6 +615,19 @@ ViewLike = View | Observation
 :class:`Seen` questions). Named as the two classes rather than the protocol so that the
 compiled build calls their methods and properties directly: a call through a
 ``Protocol`` type is a Python attribute lookup each time, thousands a game."""
+
+
+def trap_order(state: State) -> list[Pos]:
+    """The squares of the traps in board order (kept while the traps' squares are the
+    same: they are set out with the adventure)."""
+    key = tuple(state.traps)
+    cached = state.derived.get("trap_order")
+    if cached is not None and cached[0] == key:
+        order: list[Pos] = cached[1]
+        return order
+    order = sorted(key)
+    state.derived["trap_order"] = (key, order)
+    return order
 
 
 def square_of(seen: Seen, monster: str) -> Pos | None:
@@ -667,7 +684,9 @@ def observe(state: State, seat: Seat) -> Observation:
 
 
 def _view_key(state: State) -> tuple[int, int, tuple[Pos | None, ...]]:
-    return (state.grid.version, len(state.revealed), tuple(h.pos for h in state.active_heroes()))
+    # A list made into a tuple: the compiled build runs a generator as an object.
+    at = [h.pos for h in state.heroes.values() if h.on_board]
+    return (state.grid.version, len(state.revealed), tuple(at))
 
 
 def known_squares(

@@ -6,7 +6,16 @@ from collections.abc import Callable
 
 import pytest
 
-from undercroft.core.grid import AreaInfo, DoorState, Grid, MapError, Pos, Terrain
+from undercroft.core.grid import (
+    AreaInfo,
+    DoorState,
+    Grid,
+    MapError,
+    Pos,
+    Terrain,
+    neighbour_table,
+    square_table,
+)
 
 ROOM = """
 #######
@@ -140,3 +149,15 @@ def test_char_array_after_a_change_is_the_array_drawn_afresh() -> None:
         assert (grid.transparency() == afresh.transparency()).all()
     assert before.tobytes() == drawn.tobytes()
     assert grid.char_array().tobytes() == b"#####" + b"##&+#" + b"#T~.#" + b"#####"
+
+
+@pytest.mark.parametrize(("width", "height"), [(1, 1), (3, 2), (24, 28)])
+def test_square_table_is_the_neighbour_table_by_index(width: int, height: int) -> None:
+    """``square_table`` holds each square at ``y * width + x`` and its neighbours' indices
+    in ``neighbour_table``'s order (monster reach relies on the same order)."""
+    table = square_table(width, height)
+    neighbours = neighbour_table(width, height)
+    assert table.squares == tuple(Pos(x, y) for y in range(height) for x in range(width))
+    for i, p in enumerate(table.squares):
+        assert [table.squares[j] for j in table.around[i]] == list(neighbours[p])
+    assert square_table(width, height) is table

@@ -54,6 +54,13 @@ def same_answers(view: View, obs: Observation) -> None:
     shown = bytes(0 if c == ord("?") else 255 for c in codes)
     read = (int.from_bytes(codes, "little"), int.from_bytes(shown, "little"))
     assert view.board_bits() == obs.board_bits() == read
+    assert view.board_size() == obs.board_size() == len(codes)
+    # The typed goals say what the observation's goals say.
+    goals = view.goals_seen()
+    assert goals == obs.goals_seen()
+    assert [(g.id, g.kind, g.target, g.met, g.in_hand) for g in goals] == [
+        (g["id"], g["kind"], g["target"], g["met"], g["in_hand"]) for g in obs.goals
+    ]
     assert view.area_codes() == obs.area_codes()
     assert view.heroes_seen() == obs.heroes_seen()
     assert view.monsters_seen() == obs.monsters_seen()

@@ -202,6 +202,10 @@ class State:
         # C-LIGHT-01: 20 turns of Light unless the options or the adventure say otherwise.
         self.light = adventure.light if adventure.light is not None else ruleset.options.light
         self.heroes: dict[str, Hero] = {}
+        self.roster: tuple[Hero, ...] = ()
+        """The heroes of :attr:`heroes` in party order, the same objects: the party is set
+        once (here or by :meth:`from_json`) and never changes, and the rules ask for the
+        heroes on the board thousands of times a game (a tuple walks faster than a dict)."""
         self.monsters: dict[str, Monster] = {}
         self.items: dict[str, Item] = {}
         self.counters: dict[str, int] = {}
@@ -258,6 +262,7 @@ class State:
             cards = gear[profile_id] if gear is not None and profile_id in gear else profile.items
             for card in cards:
                 hero.items.append(self.new_item(card, identified=True))
+        self.roster = tuple(self.heroes.values())
 
     # -- the game interface ------------------------------------------------------------
 
@@ -472,12 +477,17 @@ class State:
         return self.ruleset.heroes[hero.profile]
 
     def has_trait(self, hero: Hero, trait: Trait) -> bool:
-        # ``HeroProfile.has`` inlined, for the same reason.
-        return trait in self.hero_profile(hero).traits
+        # ``HeroProfile.has`` inlined, for the same reason; the traits walked rather than
+        # hashed (an Enum hashes in Python: about 270 calls a game).
+        for held in self.hero_profile(hero).traits:
+            if held is trait:
+                return True
+        return False
 
     def active_heroes(self) -> list[Hero]:
         """Heroes on the board, in party order."""
-        return [h for h in self.heroes.values() if h.on_board]
+        # ``Hero.on_board`` inlined (about 2,000 calls a game).
+        return [h for h in self.roster if h.pos is not None and not h.dead and not h.left]
 
     def in_combat(self) -> bool:
         """Monsters are on the board (C-CMB-01)."""
@@ -485,7 +495,7 @@ class State:
 
     def occupied(self) -> set[Pos]:
         """Squares holding a figure or a corpse (C-LOS-01: they block movement)."""
-        taken = {h.pos for h in self.heroes.values() if h.on_board and h.pos is not None}
+        taken = {h.pos for h in self.roster if h.pos is not None and not h.dead and not h.left}
         taken.update(m.pos for m in self.monsters.values())
         taken.update(self.corpses)
         return taken
@@ -696,6 +706,7 @@ class State:
             h["failed_doors"] = [Pos(*p) for p in h["failed_doors"]]
             h["failed_disarms"] = [Pos(*p) for p in h["failed_disarms"]]
             state.heroes[h["id"]] = Hero(**h)
+        state.roster = tuple(state.heroes.values())
         for m in data["monsters"]:
             m = dict(m)
             m["pos"] = Pos(*m["pos"])

@@ -41,7 +41,6 @@ each character is an area key (``.``, ``#`` and space mean "no area").
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
@@ -106,17 +105,27 @@ class Pos(NamedTuple):
         return (self.y, self.x)
 
 
-@functools.lru_cache(maxsize=16)
+_NEIGHBOUR_TABLES: Final[dict[tuple[int, int], dict[Pos, tuple[Pos, ...]]]] = {}
+"""Each map size's :func:`neighbour_table`. The size caches here are dicts rather than
+``functools.lru_cache``: compiled, a call through ``lru_cache`` costs about ten dict
+reads, and a crawl game asks hundreds of times."""
+
+
 def neighbour_table(width: int, height: int) -> dict[Pos, tuple[Pos, ...]]:
     """Every square of a ``width`` x ``height`` map with its orthogonal neighbours on the
     map: built once per map size, since movement, monster reach and patrols ask for
     neighbours tens of thousands of times a game. Read-only by convention."""
-    table: dict[Pos, tuple[Pos, ...]] = {}
-    for y in range(height):
-        for x in range(width):
-            table[Pos(x, y)] = tuple(
-                p for p in Pos(x, y).orthogonal() if 0 <= p.x < width and 0 <= p.y < height
-            )
+    table = _NEIGHBOUR_TABLES.get((width, height))
+    if table is None:
+        table = {}
+        for y in range(height):
+            for x in range(width):
+                table[Pos(x, y)] = tuple(
+                    p for p in Pos(x, y).orthogonal() if 0 <= p.x < width and 0 <= p.y < height
+                )
+        if len(_NEIGHBOUR_TABLES) >= 16:  # maps of many sizes: keep the memory flat
+            _NEIGHBOUR_TABLES.clear()
+        _NEIGHBOUR_TABLES[width, height] = table
     return table
 
 
@@ -136,10 +145,18 @@ class SquareTable:
         )
 
 
-@functools.lru_cache(maxsize=16)
+_SQUARE_TABLES: Final[dict[tuple[int, int], SquareTable]] = {}
+"""Each map size's :class:`SquareTable`."""
+
+
 def square_table(width: int, height: int) -> SquareTable:
     """The :class:`SquareTable` of a map size, made once."""
-    return SquareTable(width, height)
+    table = _SQUARE_TABLES.get((width, height))
+    if table is None:
+        if len(_SQUARE_TABLES) >= 16:
+            _SQUARE_TABLES.clear()
+        table = _SQUARE_TABLES[width, height] = SquareTable(width, height)
+    return table
 
 
 class Terrain(enum.IntEnum):

@@ -18,7 +18,7 @@ walks it), but a search that finds its answer a few squares away stops there.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
+from typing import Final
 
 import numpy as np
 from mypy_extensions import i64
@@ -84,10 +84,19 @@ class Shape:
         """The position of each square (``y * width + x``)."""
 
 
-@lru_cache(maxsize=8)
+_SHAPES: Final[dict[tuple[int, int], Shape]] = {}
+"""Each board size's :class:`Shape` (a dict rather than ``lru_cache``: a compiled call
+through ``lru_cache`` costs about ten dict reads, and a game asks hundreds of times)."""
+
+
 def shape_of(width: int, height: int) -> Shape:
     """The :class:`Shape` of a ``width`` x ``height`` board, made once."""
-    return Shape(width, height)
+    shape = _SHAPES.get((width, height))
+    if shape is None:
+        if len(_SHAPES) >= 16:  # boards of many sizes: keep the memory flat
+            _SHAPES.clear()
+        shape = _SHAPES[width, height] = Shape(width, height)
+    return shape
 
 
 class Memory:
@@ -161,14 +170,22 @@ class Memory:
         return self._frontier[1]
 
 
-@lru_cache(maxsize=8)
+_ROW_MASKS: Final[dict[tuple[int, int], tuple[int, int]]] = {}
+"""Each board size's :func:`_row_masks` (a dict, as :data:`_SHAPES`)."""
+
+
 def _row_masks(width: int, height: int) -> tuple[int, int]:
     """One byte a square, 1 except in the first column (``left``: squares with a
     neighbour to their left) and except in the last (``right``), as integers."""
-    row = bytes([0] + [1] * (width - 1))
-    left = int.from_bytes(row * height, "little")
-    right = int.from_bytes(row[::-1] * height, "little")
-    return left, right
+    masks = _ROW_MASKS.get((width, height))
+    if masks is None:
+        row = bytes([0] + [1] * (width - 1))
+        left = int.from_bytes(row * height, "little")
+        right = int.from_bytes(row[::-1] * height, "little")
+        if len(_ROW_MASKS) >= 16:
+            _ROW_MASKS.clear()
+        masks = _ROW_MASKS[width, height] = (left, right)
+    return masks
 
 
 def mask_of(size: int, squares: Iterable[int]) -> bytes:

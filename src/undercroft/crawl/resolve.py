@@ -9,8 +9,7 @@ is settled.
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from pydantic import TypeAdapter
 
@@ -28,9 +27,15 @@ from undercroft.crawl.traps import DETECT_BY_TEXT, detect_within
 MAX_MENTAL_MAGIC = 3
 
 
-@cache
+_ADAPTERS: Final[list[TypeAdapter[Any]]] = []
+"""The effects' validator, made on first use (a list rather than ``functools.cache``:
+compiled, a call through the cache costs more than the read)."""
+
+
 def _adapter() -> TypeAdapter[Any]:
-    return TypeAdapter(fx.AnyEffect)
+    if not _ADAPTERS:
+        _ADAPTERS.append(TypeAdapter(fx.AnyEffect))
+    return _ADAPTERS[0]
 
 
 def parse(data: dict[str, Any]) -> fx.Effect:

@@ -479,7 +479,8 @@ class State:
     def has_trait(self, hero: Hero, trait: Trait) -> bool:
         # ``HeroProfile.has`` inlined, for the same reason; the traits walked rather than
         # hashed (an Enum hashes in Python: about 270 calls a game).
-        for held in self.hero_profile(hero).traits:
+        # A loop, not ``any()``: compiled, ``any`` over a generator makes an object a call.
+        for held in self.hero_profile(hero).traits:  # noqa: SIM110
             if held is trait:
                 return True
         return False

@@ -27,11 +27,11 @@ from undercroft.core.files import write_text_atomic as write_text_atomic  # re-e
 JsonDict = dict[str, Any]
 RESERVED_KEYS: Final = ("seq", "time", "type", "rules")
 """The names of a log line's own fields, which an event's fields may not take."""
-RESERVED = frozenset(RESERVED_KEYS)
+RESERVED: Final = frozenset(RESERVED_KEYS)
 COMPILED: Final = __file__.endswith((".so", ".pyd"))
 """Whether this module runs compiled (:mod:`undercroft.native`): its frozen classes are
 then built by setting their fields directly, which Python code may not do."""
-MINUTES_PER_DAY = 24 * 60
+MINUTES_PER_DAY: Final = 24 * 60
 
 
 class LogFormatError(ValueError):

@@ -216,7 +216,7 @@ class AreaInfo:
     """``room`` or ``corridor`` (crawl patrols appear in corridors)."""
 
 
-_TERRAIN_CHARS: Mapping[str, tuple[Terrain, DoorState]] = {
+_TERRAIN_CHARS: Final[Mapping[str, tuple[Terrain, DoorState]]] = {
     "#": (Terrain.WALL, DoorState.NONE),
     ".": (Terrain.FLOOR, DoorState.NONE),
     "+": (Terrain.DOOR, DoorState.CLOSED),
@@ -227,9 +227,9 @@ _TERRAIN_CHARS: Mapping[str, tuple[Terrain, DoorState]] = {
     "~": (Terrain.FLOOR, DoorState.NONE),
     ":": (Terrain.FLOOR, DoorState.NONE),
 }
-_MARKER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@")
-MAP_CHARS = "".join(_TERRAIN_CHARS) + "a-z 0-9 @"
-_NO_AREA = frozenset(".# ")
+_MARKER_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@")
+MAP_CHARS: Final = "".join(_TERRAIN_CHARS) + "a-z 0-9 @"
+_NO_AREA: Final = frozenset(".# ")
 
 
 def _rows(text: str) -> list[str]:

@@ -18,7 +18,7 @@ so it is never more permissive than sight. Bodies never block a shot (K-RNG-03).
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import tcod.constants
@@ -27,7 +27,7 @@ from tcod.cffi import ffi, lib
 
 from undercroft.core.grid import BoolArray, Grid, Pos
 
-FOV_ALGORITHM = tcod.constants.FOV_SYMMETRIC_SHADOWCAST
+FOV_ALGORITHM: Final = tcod.constants.FOV_SYMMETRIC_SHADOWCAST
 
 
 def field_of_view(grid: Grid, origin: Pos, radius: int = 0) -> BoolArray:

@@ -272,7 +272,7 @@ compiled), so the hot paths share this one."""
 FIGHT_STAMINA: Final = tuple(FightStamina(p) for p in range(4))
 """``FightStamina(0)`` to ``FightStamina(3)`` (C-FIGHT-04: 0 to 3), made once."""
 
-ACTION_TYPES: dict[str, type[Action]] = {
+ACTION_TYPES: Final[dict[str, type[Action]]] = {
     cls.__name__: cls
     for cls in (
         Roll, Step, Move, SpendStamina, OpenDoor, Jump, Disarm, Drag, Leave, Rest,
@@ -306,9 +306,9 @@ def to_json(action: Action) -> dict[str, Any]:
     return out
 
 
-SQUARE_FIELDS = frozenset({"to", "door", "over", "trap", "corpse"})
+SQUARE_FIELDS: Final = frozenset({"to", "door", "over", "trap", "corpse"})
 """Action fields that hold a square (``[x, y]`` in JSON)."""
-PATH_FIELDS = frozenset({"path"})
+PATH_FIELDS: Final = frozenset({"path"})
 """Action fields that hold a walk of squares."""
 
 

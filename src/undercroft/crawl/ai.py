@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -48,7 +48,7 @@ class Policy(Protocol):
 
 
 PolicyFactory = Callable[[Seat, DiceSampler], Policy]
-POLICIES: dict[str, PolicyFactory] = {}
+POLICIES: Final[dict[str, PolicyFactory]] = {}
 
 
 def register_policy(name: str, factory: PolicyFactory) -> None:

@@ -6,7 +6,7 @@ both roll 2d6; damage waits until every fight is resolved and is then dealt all 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from undercroft.core.events import fight_event
 from undercroft.core.grid import Pos
@@ -27,8 +27,8 @@ from undercroft.crawl.spells import casting_fields
 from undercroft.crawl.state import Hero, Monster, State
 from undercroft.crawl.turn import spend_stamina
 
-MAX_FIGHT_STAMINA = 3
-EVADE_COST = 2  # C-CMB-01 step 3: 2 Stamina per square
+MAX_FIGHT_STAMINA: Final = 3
+EVADE_COST: Final = 2  # C-CMB-01 step 3: 2 Stamina per square
 
 
 @task("combat")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import DoorState, Pos
 from undercroft.crawl import reveal
@@ -11,7 +13,9 @@ from undercroft.crawl.ruleset import Trait
 from undercroft.crawl.state import Hero, State
 
 # C-DOOR-01: 1-2 jammed, 3-4 stuck, 5-6 opened (Strong +1, C-DOOR-02).
-OPEN_DOORS = D6Table("C-DOOR-01", (Band(1, 2, "jammed"), Band(3, 4, "stuck"), Band(5, 6, "opened")))
+OPEN_DOORS: Final = D6Table(
+    "C-DOOR-01", (Band(1, 2, "jammed"), Band(3, 4, "stuck"), Band(5, 6, "opened"))
+)
 
 
 def door_actions(state: State, hero: Hero) -> list[Action]:

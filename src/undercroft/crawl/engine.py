@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from undercroft.crawl.actions import Action, actor_of
 
@@ -84,20 +84,20 @@ ActorsHandler = Callable[["State"], list[str]]
 
 ClosingHandler = Callable[["State"], None]
 
-TASKS: dict[str, TaskHandler] = {}
-LEGAL: dict[str, LegalHandler] = {}
-ON_ACTION: dict[str, ActionHandler] = {}
-ROLLS: dict[str, RollHandler] = {}
-CHECKS: dict[str, CheckHandler] = {}
+TASKS: Final[dict[str, TaskHandler]] = {}
+LEGAL: Final[dict[str, LegalHandler]] = {}
+ON_ACTION: Final[dict[str, ActionHandler]] = {}
+ROLLS: Final[dict[str, RollHandler]] = {}
+CHECKS: Final[dict[str, CheckHandler]] = {}
 """Decisions whose legality is checked without listing every legal action: the check
 asks the same rule code as the legal actions, for the chosen action's kind and actor."""
-OPTIONS: dict[str, OptionsHandler] = {}
+OPTIONS: Final[dict[str, OptionsHandler]] = {}
 """Decisions that can list the legal actions of one kind for one actor (a hero or a
 monster id) without listing the rest; ``None`` for a kind they cannot."""
-CLOSING: list[ClosingHandler] = []
+CLOSING: Final[list[ClosingHandler]] = []
 """What the rules do when the adventure ends, before its summary, in order
 (:func:`closing`)."""
-ACTORS: dict[str, ActorsHandler] = {}
+ACTORS: Final[dict[str, ActorsHandler]] = {}
 """Decisions that can name the figures with a legal action (in the order the legal
 actions list them) without listing the actions."""
 

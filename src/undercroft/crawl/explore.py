@@ -4,7 +4,7 @@ trap detection at the end of Explore (C-TRAP-01), and Trade Items (C-TURN-06).""
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from undercroft.core.dice import Band, D6Table
 from undercroft.crawl.actions import DONE, Action, Done, Explore, Identify, Memorize, Trade, UseItem
@@ -15,7 +15,7 @@ from undercroft.crawl.spells import cast_actions, cast_now, usable_items, use_it
 from undercroft.crawl.state import Hero, State
 
 # C-IDENT-01: 1 never, 2-3 not yet, 4-6 identified.
-IDENTIFY = D6Table(
+IDENTIFY: Final = D6Table(
     "C-IDENT-01", (Band(1, 1, "never"), Band(2, 3, "not_yet"), Band(4, 6, "identified"))
 )
 

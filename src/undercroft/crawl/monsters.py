@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from typing import Final
 
 from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos, square_table
@@ -15,8 +16,8 @@ from undercroft.crawl.state import Monster, State
 from undercroft.crawl.traps import spring
 
 # C-MON-03: a patrol appears on a 1.
-PATROL = D6Table("C-MON-03", (Band(1, 1, "patrol"), Band(2, 6, "none")))
-MAX_MONSTER_STAMINA = 3
+PATROL: Final = D6Table("C-MON-03", (Band(1, 1, "patrol"), Band(2, 6, "none")))
+MAX_MONSTER_STAMINA: Final = 3
 
 
 def note_patrol_corridors(state: State) -> None:
@@ -279,7 +280,7 @@ def ability_options(state: State, monster: Monster) -> list[Action]:
     return actions
 
 
-MONSTER_OPTIONS = {MonsterMove: move_options, MonsterAbility: ability_options}
+MONSTER_OPTIONS: Final = {MonsterMove: move_options, MonsterAbility: ability_options}
 """What the DM may do with one monster in Monsters' Movement, kind by kind, in the order
 the legal actions list them."""
 

@@ -7,6 +7,7 @@ of the adventure (C-END-01).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
@@ -35,15 +36,15 @@ from undercroft.crawl.traps import disarm_actions, entered
 from undercroft.crawl.turn import spend_stamina
 
 # C-JUMP-01: 1-3 the jump fails, 4-6 it succeeds (Agile +1, C-JUMP-02).
-JUMP = D6Table("C-JUMP-01", (Band(1, 3, "fail"), Band(4, 6, "success")))
-MAX_MOVE_STAMINA = 3  # R-C-MOVE-01: 1 to 3 Stamina, +1 square each
+JUMP: Final = D6Table("C-JUMP-01", (Band(1, 3, "fail"), Band(4, 6, "success")))
+MAX_MOVE_STAMINA: Final = 3  # R-C-MOVE-01: 1 to 3 Stamina, +1 square each
 
 HeroOptions = Callable[[State, Hero], list[Action]]
 ActionHook = Callable[[State, Action], None]
 # Other rule modules (spells, items) add kinds of actions to the Movement step: the
 # rule code listing a hero's actions of the kind, and the handler of the chosen one.
-EXTRA_OPTIONS: dict[type[Action], HeroOptions] = {}
-EXTRA_HANDLERS: dict[type[Action], ActionHook] = {}
+EXTRA_OPTIONS: Final[dict[type[Action], HeroOptions]] = {}
+EXTRA_HANDLERS: Final[dict[type[Action], ActionHook]] = {}
 
 
 def stamina_squares(state: State, points: int) -> int:
@@ -167,7 +168,7 @@ def end_options(state: State, hero: Hero) -> list[Action]:
     return [EndMovement(hero.id)]
 
 
-HERO_OPTIONS: dict[type[Action], HeroOptions] = {
+HERO_OPTIONS: Final[dict[type[Action], HeroOptions]] = {
     Step: step_options,
     SpendStamina: stamina_options,
     OpenDoor: door_actions,
@@ -190,7 +191,7 @@ def option_kinds() -> dict[type[Action], HeroOptions]:
     return _KINDS
 
 
-_KINDS: dict[type[Action], HeroOptions] = {}
+_KINDS: Final[dict[type[Action], HeroOptions]] = {}
 
 
 def acting_heroes(state: State) -> list[Hero]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,12 +38,12 @@ from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.ruleset import Goal
 from undercroft.crawl.state import Hero, State
 
-UNKNOWN = "?"
-UNKNOWN_BYTE = UNKNOWN.encode()
+UNKNOWN: Final = "?"
+UNKNOWN_BYTE: Final = UNKNOWN.encode()
 """``UNKNOWN`` as the byte of the map-notation arrays."""
-SHOWN = bytes(0 if c == ord(UNKNOWN) else 255 for c in range(256))
+SHOWN: Final = bytes(0 if c == ord(UNKNOWN) else 255 for c in range(256))
 """``SHOWN[code]``: 0xFF for a square a board shows, 0 for one it shows as unknown."""
-AREA_KEY = 0x41
+AREA_KEY: Final = 0x41
 """The code point that marks the first revealed area in ``Observation.area_map``."""
 A = TypeVar("A", bound=Action)
 
@@ -213,9 +213,11 @@ class Observation:
 
     def legal_of(self, kind: type[A], actor: str | None = None) -> list[A]:
         """The legal actions of type ``kind`` (of ``actor``, if given)."""
-        return [a for a in self.legal if isinstance(a, kind) and type(a) is kind and (
-            actor is None or actor_of(a) == actor
-        )]
+        return [
+            a
+            for a in self.legal
+            if isinstance(a, kind) and type(a) is kind and (actor is None or actor_of(a) == actor)
+        ]
 
     def walks_of(self, monster: str) -> list[tuple[tuple[Pos, ...], int]]:
         """The path and Stamina of each legal :class:`MonsterMove` of ``monster``."""
@@ -916,7 +918,7 @@ def goals_seen(state: State, full: bool = True) -> tuple[GoalSeen, ...]:
     )
 
 
-BLIND_FIELDS = ("card", "spell")
+BLIND_FIELDS: Final = ("card", "spell")
 """What the heroes' view drops from an event about a face-down item."""
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -77,7 +77,7 @@ from undercroft.crawl.plan import (
     ranks_mask,
 )
 
-NO_AREA = 255
+NO_AREA: Final = 255
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

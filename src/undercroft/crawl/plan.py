@@ -27,26 +27,25 @@ from undercroft.core.grid import Pos
 from undercroft.crawl.observe import SHOWN, UNKNOWN
 from undercroft.crawl.vecs import append, vec
 
-FAR = np.iinfo(np.int32).max
+FAR: Final = np.iinfo(np.int32).max
 """The distance of a square a search cannot reach."""
-WALKABLE_CHARS = b".'~:abcdefghijklmnopqrstuvwxyz0123456789@"
-WALKABLE = bytes(1 if c in WALKABLE_CHARS else 0 for c in range(256))
+WALKABLE_CHARS: Final = b".'~:abcdefghijklmnopqrstuvwxyz0123456789@"
+WALKABLE: Final = bytes(1 if c in WALKABLE_CHARS else 0 for c in range(256))
 """``WALKABLE[code]``: whether a known square of that map character can be walked."""
-UNKNOWN_CODE = ord(UNKNOWN)
-SHUT_CODE = ord("+")
-PLANNING_COST = bytes(
-    1 if WALKABLE[c] else 3 if c == UNKNOWN_CODE else 4 if c == SHUT_CODE else 0
-    for c in range(256)
+UNKNOWN_CODE: Final = ord(UNKNOWN)
+SHUT_CODE: Final = ord("+")
+PLANNING_COST: Final = bytes(
+    1 if WALKABLE[c] else 3 if c == UNKNOWN_CODE else 4 if c == SHUT_CODE else 0 for c in range(256)
 )
 """Step costs for planning: known floor 1, a shut door 4 (it must be forced), an unknown
 square 3 (it may well be floor), walls never (0)."""
-PLANNING_MOST = max(PLANNING_COST)
+PLANNING_MOST: Final = max(PLANNING_COST)
 """The largest planning step cost (``Search``'s ``most``)."""
-WALK_COST = WALKABLE
+WALK_COST: Final = WALKABLE
 """Step costs over known floor only (unknown squares and shut doors never)."""
-UP_TO_4 = bytes(range(5))
+UP_TO_4: Final = bytes(range(5))
 """The step costs planning uses (0 to 4): a board of only these needs no ``max``."""
-NEW_SQUARE = bytes(1 if c in (UNKNOWN_CODE, SHUT_CODE) else 0 for c in range(256))
+NEW_SQUARE: Final = bytes(1 if c in (UNKNOWN_CODE, SHUT_CODE) else 0 for c in range(256))
 """``NEW_SQUARE[code]``: an unknown square or a shut door (somewhere new beyond)."""
 
 

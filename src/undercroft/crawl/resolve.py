@@ -24,7 +24,7 @@ from undercroft.crawl.state import Door, Hero, State
 from undercroft.crawl.traps import DETECT_BY_TEXT, detect_within
 
 # C-MENT-01: each side rolls a d6; higher wins; the effect says what a tie does.
-MAX_MENTAL_MAGIC = 3
+MAX_MENTAL_MAGIC: Final = 3
 
 
 _ADAPTERS: Final[list[TypeAdapter[Any]]] = []
@@ -266,7 +266,7 @@ def reveal_secret(state: State, effect: fx.RevealSecret) -> None:
 
 # -- tests of traits and detection called for by text ------------------------------------
 
-TRAIT_TEST_RULES = ["C-EXPL-01"]
+TRAIT_TEST_RULES: Final = ["C-EXPL-01"]
 
 
 def trait_test(state: State, effect: fx.TraitTest, args: dict[str, Any]) -> None:
@@ -303,14 +303,14 @@ def trait_test_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]
     total = natural[0] + sum(modifiers.values())
     passed = total >= effect.target
     state.emit_roll(
-            TRAIT_TEST_RULES,
-            hero.id,
-            natural,
-            "pass" if passed else "fail",
-            modifiers=modifiers,
-            target=effect.target,
-            trait=effect.trait,
-        )
+        TRAIT_TEST_RULES,
+        hero.id,
+        natural,
+        "pass" if passed else "fail",
+        modifiers=modifiers,
+        target=effect.target,
+        trait=effect.trait,
+    )
     rest = {k: v for k, v in context.items() if k != "effect"}
     state.push(effects_task(effect.on_pass if passed else effect.on_fail, **rest))
 
@@ -435,13 +435,13 @@ def mental_roll(state: State, args: dict[str, Any], natural: tuple[int, ...]) ->
     )
     state.emit_roll(rules, hero.id, natural[:1], outcome, modifiers=hero_mods, opponent=opponent)
     state.emit_roll(
-            rules,
-            opponent,
-            natural[1:],
-            {"win": "lose", "lose": "win", "tie": "tie"}[outcome],
-            modifiers=other_mods,
-            opponent=hero.id,
-        )
+        rules,
+        opponent,
+        natural[1:],
+        {"win": "lose", "lose": "win", "tie": "tie"}[outcome],
+        modifiers=other_mods,
+        opponent=hero.id,
+    )
     branch = {"win": effect.on_win, "lose": effect.on_lose, "tie": effect.on_tie}[outcome]
     rest = {
         k: v for k, v in context.items() if k not in ("effect", "side", "spent_hero", "spent_other")

@@ -8,6 +8,8 @@ Secret areas are revealed only by an effect (``reveal_secret``).
 
 from __future__ import annotations
 
+from typing import Final
+
 import numpy as np
 
 from undercroft.core.dice import Band, D6Table
@@ -17,9 +19,9 @@ from undercroft.crawl.ruleset import Encounter
 from undercroft.crawl.state import Monster, State
 
 # C-SURP-01: 1-2 surprised, 3+ ready. Perceptive +1 (C-SURP-03), Light 0 -1 (C-LIGHT-02).
-SURPRISE = D6Table("C-SURP-01", (Band(1, 2, "surprised"), Band(3, 6, "ready")))
+SURPRISE: Final = D6Table("C-SURP-01", (Band(1, 2, "surprised"), Band(3, 6, "ready")))
 # C-SURP-04: against Ambushers only a 6 avoids surprise.
-AMBUSH = D6Table("C-SURP-04", (Band(1, 5, "surprised"), Band(6, 6, "ready")))
+AMBUSH: Final = D6Table("C-SURP-04", (Band(1, 5, "surprised"), Band(6, 6, "ready")))
 
 
 def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = False) -> None:

@@ -16,7 +16,7 @@ otherwise it fizzles.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
@@ -30,7 +30,9 @@ from undercroft.crawl.ruleset import CastingTime, ItemKind, SpellCard, Targeting
 from undercroft.crawl.state import Hero, State
 
 # C-SPELL-04: 1 forget, 2-5 lose Health equal to the level, 6 no ill effect.
-OVERCAST = D6Table("C-SPELL-04", (Band(1, 1, "forget"), Band(2, 5, "hurt"), Band(6, 6, "unharmed")))
+OVERCAST: Final = D6Table(
+    "C-SPELL-04", (Band(1, 1, "forget"), Band(2, 5, "hurt"), Band(6, 6, "unharmed"))
+)
 
 
 def scroll_spell(state: State, uid: str) -> str | None:

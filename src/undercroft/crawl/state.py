@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -41,8 +41,8 @@ from undercroft.crawl.engine import Pending, Seat, Task
 from undercroft.crawl.ruleset import HeroProfile, Ruleset, Trait
 
 A = TypeVar("A", bound=Action)
-SAVE_FORMAT = 1
-REASONS = {
+SAVE_FORMAT: Final = 1
+REASONS: Final = {
     "escaped": "every surviving hero left the dungeon (C-END-01)",
     "perished": "no hero is left alive in the dungeon",
     "turn_cap": "the safety cap of {cap} turns was reached (Options.max_turns)",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, Disarm
@@ -12,7 +14,9 @@ from undercroft.crawl.state import Hero, State
 # C-TRAP-02: a Detect Traps roll called for by text: 1-3 fail, 4-6 success.
 DETECT_BY_TEXT = D6Table("C-TRAP-02", (Band(1, 3, "fail"), Band(4, 6, "success")))
 # C-TRAP-03: 1 sprung, 2-3 failed, 4-6 disarmed (no Perceptive bonus, C-TRAP-04).
-DISARM = D6Table("C-TRAP-03", (Band(1, 1, "sprung"), Band(2, 3, "failed"), Band(4, 6, "disarmed")))
+DISARM: Final = D6Table(
+    "C-TRAP-03", (Band(1, 1, "sprung"), Band(2, 3, "failed"), Band(4, 6, "disarmed"))
+)
 
 
 def entered(state: State, hero: Hero, at: Pos) -> None:

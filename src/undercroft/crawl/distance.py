@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from undercroft.core.grid import Pos, neighbour_table
+from undercroft.core.grid import Pos, neighbour_table, square_table
 from undercroft.crawl.state import State
 
 
@@ -60,11 +60,7 @@ def in_range(state: State, origin: Pos, targets: Sequence[Pos], squares: int) ->
     near = [t for t in targets if abs(t.x - origin.x) + abs(t.y - origin.y) <= squares]
     if not near or state.options.distance_metric == "manhattan":
         return near
-    reached: set[Pos] = set()
-    for steps, ring in rings(state, (origin,)):
-        if steps > squares:
-            break
-        reached.update(ring)
+    reached = _walk(state, (origin,), near, squares)
     return [t for t in near if t in reached]
 
 
@@ -77,12 +73,52 @@ def nearest_distances(
         if not origins:
             return {}
         return {t: min(abs(t.x - o.x) + abs(t.y - o.y) for o in origins) for t in targets}
-    wanted = set(targets)
+    return _walk(state, origins, targets, state.grid.width * state.grid.height)
+
+
+def _walk(
+    state: State, origins: Iterable[Pos], targets: Sequence[Pos], limit: int
+) -> dict[Pos, int]:
+    """The walking distance (C-DIST-01) from the nearest of ``origins`` to each of
+    ``targets`` reached within ``limit`` squares: :func:`rings` over square indices (the
+    same rings, so the same distances), stopping once every target is counted, without
+    hashing a position a step."""
+    rows = state.walk_rows()
+    grid = state.grid
+    width, height = grid.width, grid.height
+    table = square_table(width, height)
+    squares, around = table.squares, table.around
+    wanted: dict[int, Pos] = {}
+    for t in targets:
+        if 0 <= t.x < width and 0 <= t.y < height:
+            wanted[t.y * width + t.x] = t
     found: dict[Pos, int] = {}
-    for steps, ring in rings(state, origins):
-        for p in ring:
-            if p in wanted:
-                found[p] = steps
-        if len(found) == len(wanted):
+    left = len(wanted)
+    closed = [False] * len(squares)
+    ring: list[int] = []
+    for o in origins:
+        if 0 <= o.x < width and 0 <= o.y < height:
+            i = o.y * width + o.x
+            if not closed[i]:
+                closed[i] = True
+                ring.append(i)
+    steps = 0
+    while ring and left:
+        for i in ring:
+            target = wanted.get(i)
+            if target is not None:
+                found[target] = steps
+                left -= 1
+        if not left or steps >= limit:
             break
+        steps += 1
+        out: list[int] = []
+        for i in ring:
+            for j in around[i]:
+                if not closed[j]:
+                    q = squares[j]
+                    if rows[q.y][q.x]:
+                        closed[j] = True
+                        out.append(j)
+        ring = out
     return found

@@ -92,12 +92,14 @@ def corners(state: State, corridor: str) -> list[Pos]:
     if cached is not None and cached[0] == state.grid.version:
         kept: list[Pos] = cached[1]
         return list(kept)
-    squares = set(corridor_squares(state, corridor))
+    ordered = corridor_squares(state, corridor)  # board order already
+    squares = set(ordered)
+    rows = state.walk_rows()  # State.walkable, square by square (all on the map)
     found = []
-    for p in sorted(squares, key=lambda q: (q.y, q.x)):
-        if not state.walkable(p):
+    for p in ordered:
+        if not rows[p.y][p.x]:
             continue
-        n = [q for q in state.grid.neighbours(p) if q in squares and state.walkable(q)]
+        n = [q for q in state.grid.neighbours(p) if q in squares and rows[q.y][q.x]]
         bend = len(n) == 2 and n[0].x != n[1].x and n[0].y != n[1].y
         if len(n) <= 1 or bend:
             found.append(p)
@@ -124,8 +126,9 @@ def patrol_squares(state: State, corridor: str, count: int) -> list[Pos]:
         taken |= {p for p, t in state.traps.items() if t.armed}
     heroes = [h.pos for h in state.active_heroes() if h.pos is not None]
     corner_squares = [p for p in corners(state, corridor) if p not in taken]
+    # ``taken`` holds every figure (State.free without building the set again).
     other_squares = [
-        p for p in corridor_squares(state, corridor) if state.free(p) and p not in taken
+        p for p in corridor_squares(state, corridor) if state.walkable(p) and p not in taken
     ]
     # R-C-PATROL-02: a square no hero can walk to (cut off by rubble or a shut door)
     # would start a fight that can never be fought.

@@ -32,6 +32,7 @@ NATIVE = PACKAGE.parents[1] / "build" / "native"
 """Where the compiled modules go: ``build/native`` of the checkout."""
 MODULES = (
     "core/events.py",
+    "core/stream.py",
     "core/grid.py",
     "core/sight.py",
     "crawl/ruleset.py",
@@ -84,9 +85,11 @@ MODULES = (
 """The modules compiled, relative to the package (the rest always run as Python). A class
 in them cannot be subclassed by Python code unless it says so
 (``@mypyc_attr(allow_interpreted_subclasses=True)``: actions, the state and the built-in
-policies do); ``core.dice`` stays Python since tests and runners subclass its sampler,
-but the event builders it re-exports live in ``core.events``, compiled with the log's
-classes (a Greyhollow game with the log on went from 127.6 to 113.6 M instructions).
+policies do); ``core.dice`` stays Python since tests and runners subclass its sampler and
+patch one sampler's methods, but its draws are ``core.stream``'s, compiled (a Python
+subclass of a compiled class keeps a ``__dict__``); the event builders it re-exports
+live in ``core.events``, compiled with the log's classes (a Greyhollow game with the log
+on went from 127.6 to 113.6 M instructions).
 The crawl's cards and adventure (``crawl.ruleset``) are compiled, so the rules read them
 directly (about 12,700 reads a Greyhollow game; 107.1 to 102.7 M instructions), except
 ``crawl.options``: content files and ``--set`` validate against its annotations, which a

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
+import pickle
 from fractions import Fraction
 
 import icepool
@@ -134,3 +136,31 @@ def test_roll_event_has_the_contract_fields() -> None:
         "total": 5,
         "outcome": "opened",
     }
+
+
+def test_a_pickled_or_copied_sampler_goes_on_with_the_same_stream() -> None:
+    # Compiled, the stream's fields live outside the instance's __dict__: the sampler
+    # pickles its state instead, so a copy for search or another process draws the same.
+    sampler = DiceSampler(7)
+    sampler.roll(3)
+    sampler.note = "kept"  # type: ignore[attr-defined]
+    copies = [pickle.loads(pickle.dumps(sampler)), copy.deepcopy(sampler)]
+    expected = [sampler.die() for _ in range(300)]
+    for other in copies:
+        assert type(other) is DiceSampler
+        assert other.note == "kept"  # type: ignore[attr-defined]
+        assert [other.die() for _ in range(300)] == expected
+
+
+def test_a_sampler_can_be_subclassed_and_patched() -> None:
+    # Tests and runners script dice: an override of ``die`` is what ``roll`` uses, and
+    # one sampler's method can be replaced, compiled or not.
+    class Sixes(DiceSampler):
+        def die(self, sides: int = 6) -> int:
+            return sides
+
+    assert Sixes(1).roll(3) == (6, 6, 6)
+    sampler = DiceSampler(3)
+    sampler.chance = lambda p: True  # type: ignore[method-assign]
+    assert sampler.chance(0.0)
+    assert DiceSampler(3).chance(0.0) is False

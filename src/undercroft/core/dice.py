@@ -19,14 +19,13 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
 from undercroft.core.events import chance_event as chance_event  # re-exported
 from undercroft.core.events import roll_event as roll_event  # re-exported
-
-T = TypeVar("T")
+from undercroft.core.stream import WordStream
 
 Distribution = dict[int, Fraction]
 """A discrete distribution: total -> exact probability (the probabilities sum to 1)."""
@@ -178,80 +177,16 @@ def derive_seed(batch_seed: int, index: int) -> int:
     return int(words[0])
 
 
-_LIMIT6 = (1 << 64) - ((1 << 64) % 6)
-"""Words at or above this are redrawn for a d6 (rejection sampling keeps faces equal)."""
-
-
-class DiceSampler:
+class DiceSampler(WordStream):
     """A seeded source of dice and percentage draws with a documented, stable stream.
 
     Raw 64-bit words come from numpy's PCG64 (whose raw stream numpy promises is fixed
     for a seed), drawn in blocks for speed. Dice use rejection sampling so every face is
     exactly equally likely; percentage draws take the top 53 bits as a float in [0, 1).
     Nothing here depends on numpy's distribution methods, which may change between builds.
+    The draws themselves are :class:`~undercroft.core.stream.WordStream`'s (compiled with
+    the engines); this class stays Python, so it can be subclassed and patched.
     """
-
-    _BLOCK = 256
-    """Words drawn at a time (the stream is the same whatever the block: a game's dice take
-    a few hundred words, and its policies' samplers few or none)."""
-
-    def __init__(self, seed: int) -> None:
-        if seed < 0:
-            raise ValueError(f"a seed must be 0 or more, got {seed}")
-        self.seed = seed
-        self._made: np.random.PCG64 | None = None
-        self._buffer: list[int] = []
-        self._used = 0
-
-    @property
-    def _bits(self) -> np.random.PCG64:
-        """The generator, made on the first draw (making one costs more than many dice;
-        a policy's sampler may never draw)."""
-        if self._made is None:
-            self._made = np.random.PCG64(self.seed)
-        return self._made
-
-    def _word(self) -> int:
-        if self._used >= len(self._buffer):
-            self._buffer = self._bits.random_raw(self._BLOCK).tolist()
-            self._used = 0
-        word = self._buffer[self._used]
-        self._used += 1
-        return int(word)
-
-    def die(self, sides: int = 6) -> int:
-        """One die: 1..sides, exactly uniform."""
-        limit = _LIMIT6 if sides == 6 else (1 << 64) - ((1 << 64) % sides)
-        while True:
-            # ``_word`` inlined: this module runs as Python, and a game rolls hundreds of
-            # dice (the same words in the same order).
-            if self._used >= len(self._buffer):
-                self._buffer = self._bits.random_raw(self._BLOCK).tolist()
-                self._used = 0
-            word: int = self._buffer[self._used]
-            self._used += 1
-            if word < limit:
-                return word % sides + 1
-
-    def roll(self, n: int, sides: int = 6) -> tuple[int, ...]:
-        """``n`` dice, each natural kept."""
-        if n == 1:  # most rolls: no generator to run
-            return (self.die(sides),)
-        return tuple([self.die(sides) for _ in range(n)])
-
-    def uniform(self) -> float:
-        """A float in [0, 1) with 53 random bits."""
-        return (self._word() >> 11) * (1.0 / (1 << 53))
-
-    def chance(self, p: float) -> bool:
-        """True with probability ``p`` (a percentage draw)."""
-        return self.uniform() < p
-
-    def choose(self, options: Sequence[T]) -> T:
-        """One of ``options``, each equally likely."""
-        if not options:
-            raise ValueError("cannot choose from nothing")
-        return options[self.die(len(options)) - 1]
 
     def sample(self, node: Sequence[ChanceOutcome]) -> ChanceOutcome:
         """Pick one outcome of a crawl chance node with its exact probability."""
@@ -265,13 +200,6 @@ class DiceSampler:
                 return o
         raise ValueError("chance outcome probabilities do not sum to 1")
 
-    def _below(self, n: int) -> int:
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            word = self._word()
-            if word < limit:
-                return word % n
-
     def state(self) -> dict[str, Any]:
         """A JSON-able snapshot, so a saved world continues the same stream."""
         return {"bits": self._bits.state, "buffer": self._buffer[self._used :]}
@@ -279,7 +207,28 @@ class DiceSampler:
     @classmethod
     def from_state(cls, seed: int, state: Mapping[str, Any]) -> DiceSampler:
         sampler = cls(seed)
-        sampler._bits.state = state["bits"]
-        sampler._buffer = [int(w) for w in state["buffer"]]
-        sampler._used = 0
+        sampler._restore(state)
         return sampler
+
+    def _restore(self, state: Mapping[str, Any]) -> None:
+        """Go on from a :meth:`state` snapshot."""
+        self._bits.state = state["bits"]
+        self._buffer = [int(w) for w in state["buffer"]]
+        self._used = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and deep-copied) as its stream's state: compiled, the stream's fields
+        # are not in the instance's ``__dict__``, which is all a default pickle keeps.
+        return (_unpickled, (type(self), self.seed, self.state(), dict(self.__dict__)))
+
+
+def _unpickled(
+    kind: type[DiceSampler], seed: int, state: Mapping[str, Any], extra: dict[str, Any]
+) -> DiceSampler:
+    """A pickled sampler again (its own ``__init__`` is not run: a subclass may take other
+    arguments; its attributes come back from ``extra``)."""
+    sampler = kind.__new__(kind)
+    WordStream.__init__(sampler, seed)
+    sampler._restore(state)
+    sampler.__dict__.update(extra)
+    return sampler

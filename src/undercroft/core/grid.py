@@ -267,11 +267,14 @@ class Grid:
     last_change: tuple[int, Pos] | None = field(init=False, repr=False)
     """The version a single-square change made, and the square (for caches to patch)."""
     _neighbours: dict[Pos, tuple[Pos, ...]] = field(init=False, repr=False)
+    _area_rows: list[list[int]] | None = field(init=False, repr=False)
+    """:attr:`area` as plain lists, made when first read (no method changes areas)."""
 
     def __post_init__(self) -> None:
         # Plain attributes: bounds checks sit on the hottest paths of the engines.
         self.height, self.width = (int(n) for n in self.terrain.shape)
         self.last_change = None
+        self._area_rows = None
         self._neighbours = neighbour_table(self.width, self.height)  # the shared table
 
     # -- construction ---------------------------------------------------------------
@@ -386,7 +389,10 @@ class Grid:
         return bool(self.terrain.item(pos.y, pos.x) == DOOR_CODE)
 
     def area_at(self, pos: Pos) -> AreaInfo | None:
-        index: int = self.area.item(pos.y, pos.x)  # a Python int, no numpy scalar made
+        rows = self._area_rows
+        if rows is None:  # read from plain lists: a numpy ``item`` costs a method call
+            rows = self._area_rows = self.area.tolist()
+        index = rows[pos.y][pos.x]
         return self.areas[index] if index >= 0 else None
 
     def area_named(self, name: str) -> int:

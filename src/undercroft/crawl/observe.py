@@ -785,7 +785,8 @@ def _board(
         # Each byte of ``shown`` is 0xFF where the square is known (1 * 255 carries into
         # no other byte), so the board is its characters there and ``?`` elsewhere.
         unknown, differ, size = _char_bits(state)
-        shown = _known_bits(state, key) * 255
+        known = _known_bits(state, key)
+        shown = (known << 8) - known  # * 255: a shift and a subtraction, not a product
         # (chars & shown) | (unknown & ~shown), in two operations and with no negative
         # number (``~``), which costs Python's integers a conversion each time.
         bits = unknown ^ (differ & shown)

@@ -46,10 +46,14 @@ def update_view(state: State, *, encounter: bool = True, unsurprisable: bool = F
     news = news_bits(state) if fovs else 0
     if news:
         sight = state.sight
-        seen_bits = 0
+        # Whether any new view shows news: one ``&`` a view (the board-sized integers
+        # cost a pass each), stopping at the first that does.
+        shows = False
         for p in fovs:
-            seen_bits |= sight.fov_bits(p)
-        if seen_bits & news:
+            if sight.fov_bits(p) & news:
+                shows = True
+                break
+        if shows:
             views = [sight.fov(p) for p in fovs]
             seen = views[0]
             for more in views[1:]:

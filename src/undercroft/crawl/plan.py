@@ -238,20 +238,29 @@ class Search:
         shape = shape_of(width, len(costs) // width)
         self.around = shape.around
         self._next = shape.table
-        starts = list(dict.fromkeys(origins))
+        starts = list(origins)
+        if len(starts) > 1:
+            starts = list(dict.fromkeys(starts))
         self._starts = starts
-        self.blocked = set(blocked)
-        self.blocked.difference_update(starts)
+        held = set(blocked)
+        if held:
+            held.difference_update(starts)
+        self.blocked = held
         # The cost of stepping into each square, 0 for the blocked too: one byte to read
         # a step rather than a set to look in.
-        steps = bytearray(costs)
-        for i in self.blocked:
-            steps[i] = 0
-        self._steps = bytes(steps)
+        if held:
+            steps = bytearray(costs)
+            for i in held:
+                steps[i] = 0
+            self._steps = bytes(steps)
+        else:
+            self._steps = costs
         self.dist: vec[i64] = shape.far[:]
         """The distance of each square found so far (``FAR`` if none yet)."""
+        first: vec[i64] = vec[i64]()
         for i in starts:
             self.dist[i] = 0
+            first = append(first, i)
         # Dial's queues as a ring: a square is queued at most ``span - 1`` levels ahead
         # (the costs planning uses are at most 4: ``max`` of a board costs a whole loop).
         # A vec of vecs, not a list: a list boxes the vec it is handed at every append.
@@ -259,12 +268,15 @@ class Search:
             span: i64 = max(most, 1) + 1
         else:
             span = 5 if not costs.translate(None, UP_TO_4) else max(costs) + 1
-        self._ring: vec[vec[i64]] = vec[vec[i64]]([vec[i64]() for _ in range(span)])
-        self._ring[0] = vec[i64](starts)
+        ring: vec[vec[i64]] = vec[vec[i64]]()
+        ring = append(ring, first)
+        for _ in range(span - 1):
+            ring = append(ring, vec[i64]())
+        self._ring = ring
         self._queued: i64 = len(starts)
         self._order: vec[i64] = vec[i64]()
         """The squares settled, level after level."""
-        self._marks: vec[i64] = vec[i64]([0])
+        self._marks: vec[i64] = append(vec[i64](), 0)
         """Where each level settled starts in ``_order`` (and, last, where the next will)."""
         self.asked: tuple[object, int | None] | None = None
         """A question's object and the answer found for it (callers that ask the same

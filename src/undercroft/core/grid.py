@@ -247,7 +247,9 @@ class Grid:
     """A square-grid map: terrain, doors, furniture, water, darkness and named areas.
 
     Every mutation goes through a method that bumps :attr:`version`, so sight and path
-    caches know when to recompute.
+    caches know when to recompute. The areas (:attr:`area`, :attr:`areas`) are drawn when
+    the map is made and never change after: what is read of them is kept, and shared
+    with the grid's copies.
     """
 
     terrain: NDArray[np.uint8]
@@ -269,12 +271,17 @@ class Grid:
     _neighbours: dict[Pos, tuple[Pos, ...]] = field(init=False, repr=False)
     _area_rows: list[list[int]] | None = field(init=False, repr=False)
     """:attr:`area` as plain lists, made when first read (no method changes areas)."""
+    _area_squares: dict[str, list[Pos]] = field(init=False, repr=False)
+    """:meth:`squares_of` each area asked, shared with this grid's copies (no method
+    changes areas: a game's board, a copy of its adventure's, finds what earlier games
+    found)."""
 
     def __post_init__(self) -> None:
         # Plain attributes: bounds checks sit on the hottest paths of the engines.
         self.height, self.width = (int(n) for n in self.terrain.shape)
         self.last_change = None
         self._area_rows = None
+        self._area_squares = {}
         self._neighbours = neighbour_table(self.width, self.height)  # the shared table
 
     # -- construction ---------------------------------------------------------------
@@ -405,8 +412,12 @@ class Grid:
 
     def squares_of(self, name: str) -> list[Pos]:
         """The squares of a named area, in board order."""
-        ys, xs = np.nonzero(self.area == self.area_named(name))
-        return [Pos(int(x), int(y)) for y, x in zip(ys, xs, strict=True)]
+        found = self._area_squares.get(name)
+        if found is None:
+            ys, xs = np.nonzero(self.area == self.area_named(name))
+            found = [Pos(int(x), int(y)) for y, x in zip(ys, xs, strict=True)]
+            self._area_squares[name] = found
+        return list(found)
 
     def opaque(self) -> BoolArray:
         """Squares that block sight (C-LOS-01): walls, blockages, closed or locked doors.
@@ -488,7 +499,7 @@ class Grid:
             self._transparent = (self.version, seen)
 
     def copy(self) -> Grid:
-        return Grid(
+        copy = Grid(
             terrain=self.terrain.copy(),
             door=self.door.copy(),
             furniture=self.furniture.copy(),
@@ -500,6 +511,13 @@ class Grid:
             version=self.version,
             terrain_version=self.terrain_version,
         )
+        # The areas are the same and never change once read: what is read of them stands
+        # for every copy (a game's board is a copy of its adventure's).
+        if self._area_rows is None:
+            self._area_rows = self.area.tolist()
+        copy._area_rows = self._area_rows
+        copy._area_squares = self._area_squares
+        return copy
 
     # -- writing --------------------------------------------------------------------
 

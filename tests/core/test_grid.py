@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from undercroft.core.grid import (
+    AREA_KEPT_MOST,
     AreaInfo,
     DoorState,
     Grid,
@@ -161,3 +162,23 @@ def test_square_table_is_the_neighbour_table_by_index(width: int, height: int) -
     for i, p in enumerate(table.squares):
         assert [table.squares[j] for j in table.around[i]] == list(neighbours[p])
     assert square_table(width, height) is table
+
+
+def test_what_is_kept_for_the_areas_is_shared_by_copies_and_bounded() -> None:
+    """Areas never change once drawn: what is read of them (``squares_of``, answers kept
+    with ``keep_for_areas``) holds for the grid's copies too, and at most
+    ``AREA_KEPT_MOST`` answers are kept."""
+    grid = Grid.from_text("#####\n#...#\n#...#\n#####", areas="#####\n#aab#\n#aab#\n#####")
+    first = grid.copy()
+    assert first.squares_of("a") == [Pos(1, 1), Pos(2, 1), Pos(1, 2), Pos(2, 2)]
+    first.squares_of("a").clear()  # a caller's list is its own
+    second = grid.copy()
+    assert second.squares_of("a") == [Pos(1, 1), Pos(2, 1), Pos(1, 2), Pos(2, 2)]
+    assert second.area_at(Pos(3, 2)) == second.areas[1]
+    first.keep_for_areas(("answer", 1), 42)
+    assert grid.kept_for_areas(("answer", 1)) == second.kept_for_areas(("answer", 1)) == 42
+    assert second.copy().kept_for_areas(("answer", 2)) is None
+    for n in range(AREA_KEPT_MOST + 10):
+        grid.keep_for_areas(("many", n), n)
+    assert 0 < len(grid._area_kept) <= AREA_KEPT_MOST
+    assert grid.kept_for_areas(("many", AREA_KEPT_MOST + 9)) == AREA_KEPT_MOST + 9

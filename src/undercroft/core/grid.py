@@ -41,9 +41,9 @@ each character is an area key (``.``, ``#`` and space mean "no area").
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -157,6 +157,10 @@ def square_table(width: int, height: int) -> SquareTable:
             _SQUARE_TABLES.clear()
         table = _SQUARE_TABLES[width, height] = SquareTable(width, height)
     return table
+
+
+AREA_KEPT_MOST: Final = 4096
+"""The most answers :meth:`Grid.keep_for_areas` keeps for a grid and its copies."""
 
 
 class Terrain(enum.IntEnum):
@@ -275,6 +279,8 @@ class Grid:
     """:meth:`squares_of` each area asked, shared with this grid's copies (no method
     changes areas: a game's board, a copy of its adventure's, finds what earlier games
     found)."""
+    _area_kept: dict[Hashable, Any] = field(init=False, repr=False)
+    """What :meth:`keep_for_areas` keeps, shared with this grid's copies."""
 
     def __post_init__(self) -> None:
         # Plain attributes: bounds checks sit on the hottest paths of the engines.
@@ -282,6 +288,7 @@ class Grid:
         self.last_change = None
         self._area_rows = None
         self._area_squares = {}
+        self._area_kept = {}
         self._neighbours = neighbour_table(self.width, self.height)  # the shared table
 
     # -- construction ---------------------------------------------------------------
@@ -410,6 +417,21 @@ class Grid:
         known = ", ".join(a.name for a in self.areas) or "none"
         raise KeyError(f"no area named {name!r}; known areas: {known}")
 
+    def kept_for_areas(self, key: Hashable) -> Any:
+        """What :meth:`keep_for_areas` kept under ``key`` on this grid or on the grid it
+        is a copy of (or a copy of that), else ``None``."""
+        return self._area_kept.get(key)
+
+    def keep_for_areas(self, key: Hashable, value: Any) -> None:
+        """Keep an answer worked out from the areas alone and what ``key`` holds (never
+        from what changes on the board: doors, terrain) for this grid and its copies; a
+        batch of games of one adventure then works it out once. At most
+        :data:`AREA_KEPT_MOST` answers: then it starts again."""
+        kept = self._area_kept
+        if len(kept) >= AREA_KEPT_MOST:
+            kept.clear()
+        kept[key] = value
+
     def squares_of(self, name: str) -> list[Pos]:
         """The squares of a named area, in board order."""
         found = self._area_squares.get(name)
@@ -517,6 +539,7 @@ class Grid:
             self._area_rows = self.area.tolist()
         copy._area_rows = self._area_rows
         copy._area_squares = self._area_squares
+        copy._area_kept = self._area_kept
         return copy
 
     # -- writing --------------------------------------------------------------------

@@ -735,7 +735,14 @@ def _revealed_bits(state: State) -> int:
     if cached is not None and cached[0] == key:
         found: int = cached[1]
         return found
-    found = int.from_bytes(revealed_squares(state).tobytes(), "little")
+    # The same areas revealed give the same squares in every game of the adventure.
+    shared = ("revealed_bits", frozenset(state.revealed))
+    known: int | None = state.grid.kept_for_areas(shared)  # typed: compiled, None stays None
+    if known is not None:
+        found = known
+    else:
+        found = int.from_bytes(revealed_squares(state).tobytes(), "little")
+        state.grid.keep_for_areas(shared, found)
     state.derived["revealed_bits"] = (key, found)
     return found
 

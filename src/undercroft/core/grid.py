@@ -41,9 +41,9 @@ each character is an area key (``.``, ``#`` and space mean "no area").
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -105,27 +105,46 @@ class Pos(NamedTuple):
         return (self.y, self.x)
 
 
+S = TypeVar("S")
+
+SIZES_KEPT: Final = 16
+"""How many map sizes :func:`by_size` keeps a table for (maps of many sizes: the memory
+stays flat)."""
+
+
+def by_size(
+    kept: dict[tuple[int, int], S], width: int, height: int, make: Callable[[int, int], S]
+) -> S:
+    """``make(width, height)``, made once a map size and kept in ``kept``. The size caches
+    of the engines are dicts read through this rather than ``functools.lru_cache``:
+    compiled, a call through ``lru_cache`` costs about ten dict reads, and a crawl game
+    asks hundreds of times."""
+    found = kept.get((width, height))
+    if found is None:
+        if len(kept) >= SIZES_KEPT:
+            kept.clear()
+        found = kept[width, height] = make(width, height)
+    return found
+
+
 _NEIGHBOUR_TABLES: Final[dict[tuple[int, int], dict[Pos, tuple[Pos, ...]]]] = {}
-"""Each map size's :func:`neighbour_table`. The size caches here are dicts rather than
-``functools.lru_cache``: compiled, a call through ``lru_cache`` costs about ten dict
-reads, and a crawl game asks hundreds of times."""
+"""Each map size's :func:`neighbour_table`."""
 
 
 def neighbour_table(width: int, height: int) -> dict[Pos, tuple[Pos, ...]]:
     """Every square of a ``width`` x ``height`` map with its orthogonal neighbours on the
     map: built once per map size, since movement, monster reach and patrols ask for
     neighbours tens of thousands of times a game. Read-only by convention."""
-    table = _NEIGHBOUR_TABLES.get((width, height))
-    if table is None:
-        table = {}
-        for y in range(height):
-            for x in range(width):
-                table[Pos(x, y)] = tuple(
-                    p for p in Pos(x, y).orthogonal() if 0 <= p.x < width and 0 <= p.y < height
-                )
-        if len(_NEIGHBOUR_TABLES) >= 16:  # maps of many sizes: keep the memory flat
-            _NEIGHBOUR_TABLES.clear()
-        _NEIGHBOUR_TABLES[width, height] = table
+    return by_size(_NEIGHBOUR_TABLES, width, height, _neighbours_on_map)
+
+
+def _neighbours_on_map(width: int, height: int) -> dict[Pos, tuple[Pos, ...]]:
+    table: dict[Pos, tuple[Pos, ...]] = {}
+    for y in range(height):
+        for x in range(width):
+            table[Pos(x, y)] = tuple(
+                p for p in Pos(x, y).orthogonal() if 0 <= p.x < width and 0 <= p.y < height
+            )
     return table
 
 
@@ -151,12 +170,7 @@ _SQUARE_TABLES: Final[dict[tuple[int, int], SquareTable]] = {}
 
 def square_table(width: int, height: int) -> SquareTable:
     """The :class:`SquareTable` of a map size, made once."""
-    table = _SQUARE_TABLES.get((width, height))
-    if table is None:
-        if len(_SQUARE_TABLES) >= 16:
-            _SQUARE_TABLES.clear()
-        table = _SQUARE_TABLES[width, height] = SquareTable(width, height)
-    return table
+    return by_size(_SQUARE_TABLES, width, height, SquareTable)
 
 
 AREA_KEPT_MOST: Final = 4096
@@ -275,19 +289,16 @@ class Grid:
     _neighbours: dict[Pos, tuple[Pos, ...]] = field(init=False, repr=False)
     _area_rows: list[list[int]] | None = field(init=False, repr=False)
     """:attr:`area` as plain lists, made when first read (no method changes areas)."""
-    _area_squares: dict[str, list[Pos]] = field(init=False, repr=False)
-    """:meth:`squares_of` each area asked, shared with this grid's copies (no method
-    changes areas: a game's board, a copy of its adventure's, finds what earlier games
-    found)."""
     _area_kept: dict[Hashable, Any] = field(init=False, repr=False)
-    """What :meth:`keep_for_areas` keeps, shared with this grid's copies."""
+    """What :meth:`keep_for_areas` keeps (:meth:`squares_of` too), shared with this
+    grid's copies: a game's board, a copy of its adventure's, finds what earlier games
+    found."""
 
     def __post_init__(self) -> None:
         # Plain attributes: bounds checks sit on the hottest paths of the engines.
         self.height, self.width = (int(n) for n in self.terrain.shape)
         self.last_change = None
         self._area_rows = None
-        self._area_squares = {}
         self._area_kept = {}
         self._neighbours = neighbour_table(self.width, self.height)  # the shared table
 
@@ -434,11 +445,12 @@ class Grid:
 
     def squares_of(self, name: str) -> list[Pos]:
         """The squares of a named area, in board order."""
-        found = self._area_squares.get(name)
+        key = ("squares_of", name)
+        found: list[Pos] | None = self.kept_for_areas(key)
         if found is None:
             ys, xs = np.nonzero(self.area == self.area_named(name))
             found = [Pos(int(x), int(y)) for y, x in zip(ys, xs, strict=True)]
-            self._area_squares[name] = found
+            self.keep_for_areas(key, found)
         return list(found)
 
     def opaque(self) -> BoolArray:
@@ -538,7 +550,6 @@ class Grid:
         if self._area_rows is None:
             self._area_rows = self.area.tolist()
         copy._area_rows = self._area_rows
-        copy._area_squares = self._area_squares
         copy._area_kept = self._area_kept
         return copy
 

@@ -15,12 +15,12 @@ than the range by that count needs no walk at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
-from undercroft.core.grid import Pos, neighbour_table, square_table
+from undercroft.core.grid import Pos, square_table
 from undercroft.crawl.state import State
 
 
@@ -32,26 +32,6 @@ def distances_from(state: State, origin: Pos) -> NDArray[np.int32]:
         result: NDArray[np.int32] = np.abs(xs - origin.x) + np.abs(ys - origin.y)
         return result
     return state.paths.distances_from(origin)
-
-
-def rings(state: State, origins: Iterable[Pos]) -> Iterator[tuple[int, list[Pos]]]:
-    """The squares at each walking distance from the nearest of ``origins`` (C-DIST-01),
-    ring by ring outwards (distance 0: the origins), for as long as the caller asks."""
-    rows = state.walk_rows()
-    table = neighbour_table(state.grid.width, state.grid.height)
-    seen = set(origins)
-    ring = list(seen)
-    steps = 0
-    while ring:
-        yield steps, ring
-        steps += 1
-        out = []
-        for p in ring:
-            for q in table[p]:
-                if q not in seen and rows[q.y][q.x]:
-                    seen.add(q)
-                    out.append(q)
-        ring = out
 
 
 def in_range(state: State, origin: Pos, targets: Sequence[Pos], squares: int) -> list[Pos]:
@@ -80,9 +60,9 @@ def _walk(
     state: State, origins: Iterable[Pos], targets: Sequence[Pos], limit: int
 ) -> dict[Pos, int]:
     """The walking distance (C-DIST-01) from the nearest of ``origins`` to each of
-    ``targets`` reached within ``limit`` squares: :func:`rings` over square indices (the
-    same rings, so the same distances), stopping once every target is counted, without
-    hashing a position a step."""
+    ``targets`` reached within ``limit`` squares: breadth first, ring by ring outwards
+    over square indices (distance 0: the origins), stopping once every target is counted,
+    without hashing a position a step."""
     rows = state.walk_rows()
     grid = state.grid
     width, height = grid.width, grid.height

@@ -23,7 +23,7 @@ from typing import Final
 import numpy as np
 from mypy_extensions import i64
 
-from undercroft.core.grid import Pos
+from undercroft.core.grid import Pos, by_size
 from undercroft.crawl.observe import SHOWN, UNKNOWN
 from undercroft.crawl.vecs import append, vec
 
@@ -84,18 +84,12 @@ class Shape:
 
 
 _SHAPES: Final[dict[tuple[int, int], Shape]] = {}
-"""Each board size's :class:`Shape` (a dict rather than ``lru_cache``: a compiled call
-through ``lru_cache`` costs about ten dict reads, and a game asks hundreds of times)."""
+"""Each board size's :class:`Shape`."""
 
 
 def shape_of(width: int, height: int) -> Shape:
     """The :class:`Shape` of a ``width`` x ``height`` board, made once."""
-    shape = _SHAPES.get((width, height))
-    if shape is None:
-        if len(_SHAPES) >= 16:  # boards of many sizes: keep the memory flat
-            _SHAPES.clear()
-        shape = _SHAPES[width, height] = Shape(width, height)
-    return shape
+    return by_size(_SHAPES, width, height, Shape)
 
 
 class Memory:
@@ -170,21 +164,20 @@ class Memory:
 
 
 _ROW_MASKS: Final[dict[tuple[int, int], tuple[int, int]]] = {}
-"""Each board size's :func:`_row_masks` (a dict, as :data:`_SHAPES`)."""
+"""Each board size's :func:`_row_masks`."""
 
 
 def _row_masks(width: int, height: int) -> tuple[int, int]:
     """One byte a square, 1 except in the first column (``left``: squares with a
     neighbour to their left) and except in the last (``right``), as integers."""
-    masks = _ROW_MASKS.get((width, height))
-    if masks is None:
-        row = bytes([0] + [1] * (width - 1))
-        left = int.from_bytes(row * height, "little")
-        right = int.from_bytes(row[::-1] * height, "little")
-        if len(_ROW_MASKS) >= 16:
-            _ROW_MASKS.clear()
-        masks = _ROW_MASKS[width, height] = (left, right)
-    return masks
+    return by_size(_ROW_MASKS, width, height, _masks_of_rows)
+
+
+def _masks_of_rows(width: int, height: int) -> tuple[int, int]:
+    row = bytes([0] + [1] * (width - 1))
+    left = int.from_bytes(row * height, "little")
+    right = int.from_bytes(row[::-1] * height, "little")
+    return left, right
 
 
 def mask_of(size: int, squares: Iterable[int]) -> bytes:

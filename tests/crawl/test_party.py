@@ -10,13 +10,13 @@ from __future__ import annotations
 import pytest
 from crawl_kit import board, ruleset, start
 
+from undercroft.agents.basic_party import HeroParty
 from undercroft.core.dice import DiceSampler
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import EndMovement, Leave, Move, TakeItem
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
-from undercroft.crawl.party import HeroParty
 from undercroft.crawl.ruleset import Goal, RoomText, Ruleset
 from undercroft.crawl.runner import play
 

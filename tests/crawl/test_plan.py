@@ -1,4 +1,4 @@
-"""The party's searches answer as a whole-board distance map does (undercroft.crawl.plan).
+"""The party's searches answer as a whole-board distance map does (undercroft.agents.plan).
 
 The reference is what the party computed before its searches stopped early: tcod's
 Dijkstra map over the same step costs, the nearest marked square by ``argmin`` (row, then
@@ -13,7 +13,7 @@ import pytest
 import tcod.path
 
 from undercroft import native
-from undercroft.crawl.plan import (
+from undercroft.agents.plan import (
     FAR,
     PLANNING_COST,
     PLANNING_MOST,

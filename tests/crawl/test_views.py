@@ -17,11 +17,13 @@ import numpy as np
 import pytest
 from test_conformance import PARTY, RULES
 
+from undercroft.agents.basic_dm import DungeonMaster
+from undercroft.agents.basic_party import HeroParty
+from undercroft.agents.randomly import RandomPolicy
 from undercroft.core.dice import ChanceOutcome, DiceSampler, derive_seed
 from undercroft.core.grid import Pos
 from undercroft.crawl import State, new_game
 from undercroft.crawl.actions import Action, Move, Roll, actor_of
-from undercroft.crawl.ai import DungeonMaster, RandomPolicy
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.engine import LEGAL, Seat
 from undercroft.crawl.observe import (
@@ -34,7 +36,6 @@ from undercroft.crawl.observe import (
     observe,
     revealed_squares,
 )
-from undercroft.crawl.party import HeroParty
 from undercroft.crawl.reveal import news_bits, news_squares
 from undercroft.crawl.ruleset import Ruleset
 

@@ -169,7 +169,7 @@ def test_a_bad_new_game_is_refused_naming_the_field(client: Any, body: Any, fiel
 def test_health_options_pages_and_schema(client: Any) -> None:
     assert client.get("/healthz").status_code == 200
     options = client.get("/api/crawl/options").json()
-    assert options["players"][0] == "human" and "heuristic" in options["players"]
+    assert options["players"][0] == "human" and "basic" in options["players"]
     for path in ("/", "/play/crawl/x", "/replay", "/replay/crawl/x"):
         page = client.get(path)
         assert page.status_code == 200 and '<script src="/static/' in page.text

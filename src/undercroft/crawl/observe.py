@@ -938,6 +938,8 @@ def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
     fields = dict(event.fields)
     if event.type == "roll" and fields.get("hidden"):
         return None  # C-TRAP-01: the Detect Traps number is never shown
+    if event.type == "reason" and fields.get("seat") != Seat.HEROES.value:
+        return None  # the DM's reasons tell what the heroes may not know
     if event.type == "traps.detected":
         fields = {"hero": fields["hero"], "found": fields["found"], "squares": fields["squares"]}
     elif fields.get("blind") or fields.get("identified") is False:

@@ -1,7 +1,7 @@
 """Policies from outside undercroft: ``--policy MODULE:FACTORY`` (and ``--dm``).
 
 A policy name with a colon names a module and a factory in it, ``(seat, rng) -> Policy``
-(:data:`undercroft.crawl.ai.PolicyFactory`). :func:`resolve_policy` imports the module
+(:data:`undercroft.agents.registry.PolicyFactory`). :func:`resolve_policy` imports the module
 (from the current folder too), checks that the factory gives an object with
 ``act(observation)``, and registers it under that name (:func:`register_policy`), so
 the runner and campaigns use it like a built-in. Mistakes are a :class:`PolicyError`
@@ -16,9 +16,9 @@ import os
 import sys
 from typing import Any
 
+from undercroft.agents.registry import ALIASES, POLICIES, Policy, register_policy
 from undercroft.core.dice import DiceSampler
 from undercroft.crawl.actions import Action
-from undercroft.crawl.ai import POLICIES, Policy, register_policy
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import Observation
 
@@ -39,6 +39,13 @@ class Checked:
     def __init__(self, name: str, inner: Any) -> None:
         self.name = name
         self.inner = inner
+
+    @property
+    def reason(self) -> str | None:
+        """The plug-in's reason for its last decision, if it gives one (a ``reason``
+        string attribute, as the built-in policies do)."""
+        why = getattr(self.inner, "reason", None)
+        return why if isinstance(why, str) else None
 
     def act(self, observation: Observation) -> Action:
         try:
@@ -78,6 +85,8 @@ def resolve_policy(name: str) -> str:
     ``MODULE:FACTORY`` imported and registered under that name."""
     if name in POLICIES:
         return name
+    if name in ALIASES:
+        return ALIASES[name]
     known = ", ".join(sorted(n for n in POLICIES if not is_plugin(n)))
     if ":" not in name:
         raise PolicyError(

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from undercroft.agents.registry import Policy, make_policy
 from undercroft.core.dice import DiceSampler, derive_seed
 from undercroft.core.events import EventLog, EventSink
-from undercroft.crawl.actions import Roll
-from undercroft.crawl.ai import Policy, make_policy
+from undercroft.crawl.actions import Action, Roll, actor_of
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import View, observe
 from undercroft.crawl.ruleset import Ruleset
@@ -77,6 +77,14 @@ def seat_policies(seed: int, *, heroes: str | None, dm: str | None) -> dict[Seat
     return policies
 
 
+def say_why(state: State, seat: Seat, policy: Policy, action: Action) -> None:
+    """The policy's reason for ``action`` as a ``reason`` event (no rule IDs: a reason is
+    the player's, not the rules'), if the policy gives one (docs/events.md)."""
+    why = getattr(policy, "reason", None)
+    if isinstance(why, str) and why:
+        state.emit("reason", [], seat=seat.value, actor=actor_of(action), reason=why)
+
+
 def play_until(
     state: State,
     dice: DiceSampler,
@@ -117,7 +125,10 @@ def play_until(
         if policy is None:
             break
         seen = View(state, seat) if view else observe(state, seat)
-        state.apply(policy.act(seen))  # type: ignore[arg-type]
+        action = policy.act(seen)  # type: ignore[arg-type]
+        if state.sink.enabled:
+            say_why(state, seat, policy, action)
+        state.apply(action)
         decisions += 1
         if decisions >= max_decisions:
             raise RuntimeError(f"no end after {max_decisions} decisions (turn {state.turn})")

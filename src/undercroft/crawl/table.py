@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from undercroft import __version__
+from undercroft.agents.registry import Policy
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import EventLog, write_text_atomic
 from undercroft.crawl.actions import Action, from_json, to_json
-from undercroft.crawl.ai import Policy
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.ruleset import Ruleset
 from undercroft.crawl.runner import play_until, seat_policies

@@ -21,9 +21,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from undercroft.agents.registry import ALIASES, POLICIES
 from undercroft.core.events import EventLog, LogEntry
 from undercroft.crawl.actions import Action, from_json
-from undercroft.crawl.ai import POLICIES
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
@@ -243,6 +243,8 @@ def check_request(
     choices = [HUMAN, *policy_names()]
     for seat in PLAYED_SEATS:
         who = data.get(seat.value, HUMAN)
+        if isinstance(who, str) and who in ALIASES:
+            who = ALIASES[who]  # an older name of a built-in policy (heuristic: basic)
         if who not in choices:
             raise RefusalError(422, f"{seat.value}: one of {', '.join(choices)}")
         players[seat] = who

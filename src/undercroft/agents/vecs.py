@@ -1,4 +1,4 @@
-"""The integer vectors of the party's searches (:mod:`undercroft.crawl.plan`).
+"""The integer vectors of the party's searches (:mod:`undercroft.agents.plan`).
 
 Compiled, the searches keep their numbers in ``librt.vecs.vec[i64]``: packed machine
 integers that mypyc reads and writes as C arrays. Run as plain Python, a vec is slower

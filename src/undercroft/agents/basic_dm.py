@@ -1,30 +1,12 @@
-"""Policies that play crawl from observations (never the state).
-
-A policy is an object with ``act(observation) -> Action``; it is built by a factory
-``(seat, rng) -> Policy`` registered under a name (:data:`POLICIES`), so others can plug
-in their own with :func:`register_policy`. Every policy gets its own seeded
-:class:`~undercroft.core.dice.DiceSampler` for tie-breaks, so a game is reproducible.
-
-Built in:
-
-``random``     uniformly random legal action (either seat)
-``heuristic``  the heroes (:mod:`undercroft.crawl.party`): pursue the adventure's goals
-               (go to a goal's area, find and fight the named foe, find and carry out
-               the named item), explore rooms and toward the unknown, open doors, avoid
-               and disarm detected traps, fight with sensible Stamina, drink potions when
-               hurt, identify and memorize, drag corpses out, leave once every goal is
-               met or in hand (or cannot be met any more)
-``dm``         the Dungeon Master: monsters close in on the nearest hero by their
-               encounter type (guards wait until roused, the rules enforce that),
-               avoid traps (the rules enforce that too, C-TRAP-05), use abilities,
-               spend Stamina to reach or win fights
+"""``basic`` for the Dungeon Master (0.4's heuristic DM, kept so every comparison can be
+rerun): monsters close in on the nearest hero by their encounter type (guards wait until
+roused, the rules enforce that), avoid traps (the rules enforce that too, C-TRAP-05), use
+an ability half the time they can, and spend at most 1 Stamina (or Magic) a contest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -38,45 +20,7 @@ from undercroft.crawl.actions import (
     MonsterAbility,
     MonsterMove,
 )
-from undercroft.crawl.engine import Seat
-from undercroft.crawl.observe import Observation, ViewLike
-from undercroft.crawl.party import HeroParty
-
-
-class Policy(Protocol):
-    def act(self, observation: Observation) -> Action: ...
-
-
-PolicyFactory = Callable[[Seat, DiceSampler], Policy]
-POLICIES: Final[dict[str, PolicyFactory]] = {}
-
-
-def register_policy(name: str, factory: PolicyFactory) -> None:
-    """Make a policy available by name (``undercroft run crawl --policy NAME``)."""
-    POLICIES[name] = factory
-
-
-def make_policy(name: str, seat: Seat, rng: DiceSampler) -> Policy:
-    if name not in POLICIES:
-        raise KeyError(f"no policy {name!r}; known: {', '.join(sorted(POLICIES))}")
-    return POLICIES[name](seat, rng)
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)
-@dataclass
-class RandomPolicy:
-    """A uniformly random legal action."""
-
-    rng: DiceSampler
-    reads_views = True
-    """The runner may hand it a lazy :class:`~undercroft.crawl.observe.View`."""
-
-    def act(self, observation: ViewLike) -> Action:
-        action: Action = self.rng.choose(list(observation.legal))
-        return action
-
-
-# -- the Dungeon Master ---------------------------------------------------------------------
+from undercroft.crawl.observe import ViewLike
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -87,17 +31,22 @@ class DungeonMaster:
     rng: DiceSampler
     reads_views = True
     """The runner may hand it a lazy :class:`~undercroft.crawl.observe.View`."""
+    reason: str = ""
+    """Why it made its last decision (registry: the ``reason`` event)."""
 
     def act(self, obs: ViewLike) -> Action:
         if obs.decision == "monster_movement":
             return self.move(obs)
         if obs.decision == "fight_stamina":
             most = max(a.points for a in obs.legal_of(FightStamina))
+            self.reason = "basic: at most 1 Stamina a fight"
             return FightStamina(min(most, 1))
         if obs.decision == "mental_spend":
             most = max(a.points for a in obs.legal_of(MentalSpend))
+            self.reason = "basic: at most 1 Magic a contest"
             return MentalSpend(min(most, 1))
         legal = obs.legal
+        self.reason = "basic: the default choice"
         return legal[-1] if DONE in legal else legal[0]
 
     def move(self, obs: ViewLike) -> Action:
@@ -105,10 +54,12 @@ class DungeonMaster:
         time) uses an ability it can."""
         acting = obs.actors()
         if not acting:
+            self.reason = "no monster left to move"
             return DONE
         monster = acting[0]
         abilities = obs.legal_of(MonsterAbility, monster)
         if abilities and self.rng.chance(0.5):
+            self.reason = f"{monster}: an ability, on a coin flip"
             return abilities[0]
         heroes = [(h.pos.x, h.pos.y) for h in obs.heroes_seen() if h.pos is not None]
         # The walks are weighed by where they end (only the one picked is built): the
@@ -137,21 +88,5 @@ class DungeonMaster:
                 best, least, least_stamina, least_steps = walk, close, stamina, steps
         if best is None:
             raise ValueError(f"{monster} has no walk, not even staying put")
+        self.reason = f"{monster}: toward the nearest hero"
         return MonsterMove(monster, obs.walk_to(monster, best[0]), best[1])
-
-
-register_policy("random", lambda seat, rng: RandomPolicy(rng))
-register_policy(
-    "heuristic", lambda seat, rng: HeroParty(rng) if seat is Seat.HEROES else DungeonMaster(rng)
-)
-register_policy("dm", lambda seat, rng: DungeonMaster(rng))
-
-__all__ = [
-    "POLICIES",
-    "DungeonMaster",
-    "HeroParty",
-    "Policy",
-    "RandomPolicy",
-    "make_policy",
-    "register_policy",
-]

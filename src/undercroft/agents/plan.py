@@ -23,9 +23,9 @@ from typing import Final
 import numpy as np
 from mypy_extensions import i64
 
+from undercroft.agents.vecs import append, vec
 from undercroft.core.grid import Pos, by_size
 from undercroft.crawl.observe import SHOWN, UNKNOWN
-from undercroft.crawl.vecs import append, vec
 
 FAR: Final = np.iinfo(np.int32).max
 """The distance of a square a search cannot reach."""
@@ -212,7 +212,7 @@ class Search:
     Python ints box every number they hold). Compiled, that made a Greyhollow game about
     11% fewer instructions; as plain Python a vec is slower than a list (a pure game
     took 43% more, callgrind, 2026-12-01), so run as Python the same names stand for
-    lists (:mod:`undercroft.crawl.vecs`: about 12% more pure games a second)."""
+    lists (:mod:`undercroft.agents.vecs`: about 12% more pure games a second)."""
 
     def __init__(
         self,

@@ -23,7 +23,7 @@ The party remembers (``notes``) the board as it saw it and which areas its heroe
 explored, since the observation shows neither; everything else it works out afresh from
 what it is shown (a :class:`~undercroft.crawl.observe.View` or an
 :class:`~undercroft.crawl.observe.Observation`, the same answers either way), never from
-the state. Its searches (:class:`~undercroft.crawl.plan.Search`) stop at the nearest
+the state. Its searches (:class:`~undercroft.agents.plan.Search`) stop at the nearest
 square that answers the question, and it asks for the legal actions of the kinds it
 weighs, of the hero it moves, rather than for every legal action.
 """
@@ -36,6 +36,19 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from undercroft.agents.plan import (
+    FAR,
+    PLANNING_COST,
+    PLANNING_MOST,
+    SHUT_CODE,
+    UNKNOWN_CODE,
+    WALK_COST,
+    Memory,
+    Search,
+    either,
+    mask_of,
+    ranks_mask,
+)
 from undercroft.core.dice import DiceSampler
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
@@ -63,19 +76,6 @@ from undercroft.crawl.actions import (
     UseItem,
 )
 from undercroft.crawl.observe import GoalSeen, HeroSeen, ViewLike
-from undercroft.crawl.plan import (
-    FAR,
-    PLANNING_COST,
-    PLANNING_MOST,
-    SHUT_CODE,
-    UNKNOWN_CODE,
-    WALK_COST,
-    Memory,
-    Search,
-    either,
-    mask_of,
-    ranks_mask,
-)
 
 NO_AREA: Final = 255
 

@@ -1,7 +1,7 @@
 """A policy of one's own, loaded with ``--policy plugin_policy:make`` (test_run_cli.py).
 
-It plays as the built-in ``random`` policy does (and gives its reasons) and counts its decisions per seat, so a
-test can tell that the command line really used it.
+It plays as the built-in ``random`` policy does (and gives its reasons) and counts its
+decisions per seat, so a test can tell that the command line really used it.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 from undercroft.core.events import Event, LogEntry
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, MonsterMove, actor_of, to_json
+from undercroft.crawl.context import decision_context
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.goals import goal_met
 from undercroft.crawl.monsters import can_move, path_in, reach_tree, walk_ends, walks
@@ -137,6 +138,8 @@ class Seen(Protocol):
     def legal(self) -> tuple[Action, ...]: ...
     @property
     def goals(self) -> tuple[dict[str, Any], ...]: ...
+    @property
+    def context(self) -> dict[str, Any] | None: ...
 
     def actors(self) -> list[str]: ...
     def legal_of(self, kind: type[A], actor: str | None = None) -> list[A]: ...
@@ -183,6 +186,10 @@ class Observation:
     """Which revealed area each square belongs to, in the shape of ``board``: the
     character ``chr(AREA_KEY + i)`` marks the squares of ``revealed[i]``; a space marks a
     square of no revealed area (a wall, a doorway, or a square not known)."""
+    context: dict[str, Any] | None = None
+    """What the decision is about, for the seat asked (:mod:`undercroft.crawl.context`):
+    the fight of a ``fight_stamina``, the contest of a ``mental_spend``, ...; ``None``
+    when there is none to tell."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -203,6 +210,7 @@ class Observation:
             "outcome": self.outcome,
             "goals": list(self.goals),
             "area_map": self.area_map,
+            "context": self.context,
         }
 
     # -- the typed questions of :class:`Seen`, from the snapshot's fields ------------------
@@ -480,6 +488,13 @@ class View:
 
     def _area_map(self) -> str:
         return area_map(self._game())
+
+    @property
+    def context(self) -> dict[str, Any] | None:
+        found: dict[str, Any] | None = self._cached(
+            "context", lambda: decision_context(self._game(), self.seat)
+        )
+        return found
 
     # -- the typed questions ---------------------------------------------------------------
 

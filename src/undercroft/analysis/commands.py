@@ -30,7 +30,7 @@ from rich.console import Console
 from rich.table import Table
 
 from undercroft import __version__
-from undercroft.analysis import backends
+from undercroft.analysis import backends, exercise
 from undercroft.analysis import results as catalogue
 from undercroft.analysis import sweep as sweep_grid
 from undercroft.analysis.batch import BatchSpec, read_meta, run_batch, write_meta
@@ -184,12 +184,15 @@ def print_summary(
     elapsed: float,
     estimates: Sequence[tuple[Metric, Estimate]],
     ident: int,
+    exercised: exercise.ExerciseTable | None = None,
 ) -> None:
     for label, value in plugin.describe(spec.scenario):
         out.print(f"{label:12} {value}", markup=False)
     rate = spec.runs / elapsed if elapsed else math.inf
     out.print(f"{spec.runs:,} runs, seed {spec.seed}, {elapsed:,.1f} s ({rate:,.1f} runs/s)")
     out.print(estimates_table(estimates, "Results"))
+    if exercised is not None:
+        print_exercise(exercised)
     out.print(f"Report:  {spec.folder / REPORT}", markup=False)
     out.print(f"Results: {spec.folder}/*.parquet (catalogue id {ident})", markup=False)
     out.print(
@@ -197,6 +200,38 @@ def print_summary(
         markup=False,
         soft_wrap=True,
     )
+
+
+def rule_exercise(spec: BatchSpec) -> exercise.ExerciseTable | None:
+    """The rule-exercise table of a played batch, if its ruleset writes a ``rules`` table
+    (crawl does)."""
+    prefix = exercise.PREFIXES.get(spec.ruleset)
+    if prefix is None or "rules" not in spec.plugin.tables(spec.scenario):
+        return None
+    # Loaded already by finish_batch (the report), after the workers are gone.
+    from undercroft.analysis.report import views
+
+    with views(spec.folder, ["rules"]) as query:
+        totals = exercise.totals_from(query)
+    return exercise.tabulate(totals, spec.runs, exercise.catalogue_titles(), prefix)
+
+
+def print_exercise(exercised: exercise.ExerciseTable) -> None:
+    """Which rules the runs played, and the rules of the catalogue none of them did."""
+    table = Table("rule", "title", "events/game", "share of games", title="Rules exercised")
+    for row in exercised.rows:
+        table.add_row(
+            row.rule,
+            row.title,
+            exercise.per_game_text(row.per_game),
+            exercise.share_text(row.share),
+        )
+    out.print(table)
+    flag = exercised.flag()
+    if not exercised.catalogue:
+        out.print(exercise.NO_CATALOGUE, markup=False)
+    elif flag is not None:
+        out.print(flag, style="bold yellow", markup=False, soft_wrap=True)
 
 
 def command_line(words: Sequence[tuple[str, Any]], head: str) -> str:
@@ -261,7 +296,7 @@ def batch(
     if quiet:
         out.print(estimates_table(estimates))
         return
-    print_summary(plugin, spec, elapsed, estimates, ident)
+    print_summary(plugin, spec, elapsed, estimates, ident, rule_exercise(spec))
 
 
 def register_batch(

@@ -13,7 +13,9 @@ Its tables:
 * ``fights``: one row per fight (C-FIGHT-04): hero, monster kind, scores, Stamina, dice
   totals, winner (``hero``, ``monster``, ``tie``) and the hero's square;
 * ``rolls``: per run, how many rolls of each rule, actor, modifier total and outcome;
-* ``squares``: per run and square of the board, the deaths, fights and traps sprung there.
+* ``squares``: per run and square of the board, the deaths, fights and traps sprung there;
+* ``rules``: per run and rule ID, the events whose ``rules`` name it (:mod:`.exercise`):
+  which rules the run played, so a win rate says what it was measured on.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from undercroft.analysis import exercise
 from undercroft.analysis.crawl_metrics import CrawlMetrics
 from undercroft.analysis.plugin import Metric, Query, Rows, Section
 from undercroft.crawl.content import Pack, pack_with
@@ -193,6 +196,13 @@ class CrawlBatch:
                     ("traps", pa.int32()),
                 ]
             ),
+            "rules": pa.schema(
+                [
+                    ("run", pa.int64()),
+                    ("rule", pa.string()),
+                    ("events", pa.int32()),
+                ]
+            ),
         }
 
     def metrics(self, scenario: CrawlScenario) -> list[Metric]:
@@ -338,6 +348,7 @@ def rows_of(
             }
             for (x, y), c in sorted(sink.squares.items())
         ],
+        "rules": exercise.rows_of(run, sink.rules),
     }
 
 

@@ -5,6 +5,7 @@ every event (the log contract, ``docs/events.md``) and it keeps only counts and 
 small records, never the events, so a batch pays no log in memory or on disk. It follows
 where every figure stands (``moved``, ``monster.appeared``, ``monster.moved``) to place
 fights on the board, and remembers the last blow each hero took to say what killed it.
+Every event's ``rules`` are counted too (:mod:`.exercise`): which rules the game played.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from undercroft.analysis.exercise import count_rules
 from undercroft.core.events import Event, Time
 from undercroft.core.grid import Grid, Pos
 
@@ -43,6 +45,8 @@ class CrawlMetrics:
     deaths: list[dict[str, Any]] = field(default_factory=list)
     rolls: Counter[tuple[str, str, int, str]] = field(default_factory=Counter)
     squares: dict[tuple[int, int], Counter[str]] = field(default_factory=dict)
+    rules: Counter[str] = field(default_factory=Counter)
+    """Rule ID -> the events of the game that name it (the ``rules`` table)."""
     dd_rule: str = "C-DD-01"
     """The rule of the latest Death's Door roll: at Turn End (C-DD-01) or for a blow to a
     hero already at 0 (C-DD-03); a ``hero.died`` follows the roll that killed."""
@@ -59,6 +63,7 @@ class CrawlMetrics:
     # -- the sink -----------------------------------------------------------------------
 
     def emit(self, time: Time, event: Event) -> None:
+        count_rules(self.rules, event.rules)
         handler = _HANDLERS.get(event.type)
         if handler is not None:
             turn = getattr(time, "turn", None)

@@ -1,7 +1,8 @@
-"""The crawl sections of a batch report: endings, deaths, fights, the board, the dice.
+"""The crawl sections of a batch report: endings, the rules played, deaths, fights, the
+board, the dice.
 
 Each section is built from SQL aggregates over the batch's tables (``runs``, ``deaths``,
-``fights``, ``rolls``, ``squares``; :mod:`.crawl_batch` describes their columns).
+``fights``, ``rolls``, ``squares``, ``rules``; :mod:`.crawl_batch` describes their columns).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from undercroft.analysis import plots
+from undercroft.analysis import exercise, plots
 from undercroft.analysis.formats import pct
 from undercroft.analysis.plugin import Section
 from undercroft.analysis.report import esc, figure, first_runs, heatmaps, table
@@ -25,6 +26,7 @@ def sections(scenario: CrawlScenario, query: Query) -> list[Section]:
     (runs,) = query("SELECT count(*) FROM runs")[0]
     return [
         endings(query, runs),
+        rules(query, runs),
         deaths(scenario, query, runs),
         fights(query),
         board(scenario, query, runs),
@@ -49,6 +51,34 @@ def endings(query: Query, runs: int) -> Section:
         plots.counts_bars(goals, title="Goals met per run", xlabel="goals met")
     )
     return Section("How the games ended", html)
+
+
+def rules(query: Query, runs: int) -> Section:
+    """The rule-exercise table (:mod:`.exercise`): which rules the win rate was measured on."""
+    title = "Rules exercised"
+    if not query("SELECT 1 FROM information_schema.tables WHERE table_name = 'rules'"):
+        return Section(title, "<p>This batch has no <code>rules</code> table.</p>")
+    shown = exercise.tabulate(exercise.totals_from(query), runs, exercise.catalogue_titles())
+    rows = [
+        (r.rule, r.title, exercise.per_game_text(r.per_game), exercise.share_text(r.share))
+        for r in shown.rows
+    ]
+    flag = shown.flag()
+    if not shown.catalogue:
+        flagged = f'<p class="note">{esc(exercise.NO_CATALOGUE)}.</p>'
+    elif flag is None:
+        flagged = '<p class="note">Every crawl rule of the catalogue was exercised.</p>'
+    else:
+        flagged = f'<p class="flag">{esc(flag[0].upper() + flag[1:])}.</p>'
+    html = (
+        flagged
+        + table(("rule", "title", "events per game", "share of games"), rows, {2, 3})
+        + '<p class="note">Per rule ID, the events whose <code>rules</code> name it '
+        "(<code>docs/events.md</code>): their mean count per game (a game without one counts "
+        "0) and the share of games with at least one. No event named a rule flagged above, "
+        "so these results say nothing about it.</p>"
+    )
+    return Section(title, html)
 
 
 def deaths(scenario: CrawlScenario, query: Query, runs: int) -> Section:

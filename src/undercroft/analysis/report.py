@@ -5,8 +5,9 @@ loads nothing, so it opens offline, from an e-mail or an archive. It reads the b
 Parquet files through DuckDB views (aggregates only: memory stays flat however many runs
 there were) and holds, in order: what was played and how to replay any run, the metrics
 with their 95% intervals (a table and a chart), the distributions of the counted
-metrics, then the ruleset's own sections (crawl: how games ended, deaths and killers,
-fights by hero and monster, heatmaps of the board, the dice as rolled).
+metrics, then the ruleset's own sections (crawl: how games ended, the rules exercised,
+deaths and killers, fights by hero and monster, heatmaps of the board, the dice as
+rolled).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ font-variant-numeric: tabular-nums; } code, pre { background: #f3f5f7; padding: 
 border-radius: 3px; } pre { padding: .6em; overflow-x: auto; white-space: pre-wrap; }
 .figure { margin: .8em 0; } .figure svg { max-width: 100%; height: auto; }
 .note { color: #5b6875; }
+.flag { color: #9a3412; font-weight: 600; }
 .grid { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 """
 

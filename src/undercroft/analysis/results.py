@@ -5,8 +5,8 @@ The catalogue holds one row per batch, sweep or comparison in the table ``batche
 ``seed``, ``parent`` (the sweep a batch belongs to), ``summary`` (JSON: the metrics with
 their intervals, or a comparison's tests)). The rows of the batches stay in their
 Parquet files; :func:`query` opens views over them all, named after the tables (``runs``,
-``deaths``, ``fights``, ``rolls``, ``squares``), each row with the ``batch`` it came from,
-so one SQL statement can read across past batches.
+``deaths``, ``fights``, ``rolls``, ``squares``, ``rules``), each row with the ``batch`` it
+came from, so one SQL statement can read across past batches.
 
 Where the file is: ``--catalogue FILE``, else ``$UNDERCROFT_CATALOGUE``, else
 ``catalogue.duckdb`` in the user data folder (``$UNDERCROFT_DATA`` if set), beside the
@@ -62,11 +62,12 @@ COLUMNS = (
     "summary",
 )
 TABLES = (
-    *("runs", "deaths", "fights", "rolls", "squares"),
+    *("runs", "deaths", "fights", "rolls", "squares", "rules"),
     *("invasions", "traps", "doors", "days"),
 )
-"""The tables of every ruleset's batches (crawl: the first five; keep: runs, invasions,
-traps, doors, days, squares); a view unites a table's files by column name."""
+"""The tables of every ruleset's batches (crawl: the first six; keep: runs, invasions,
+traps, doors, days, squares); a view unites, by column name, the files of the batches
+that have the table (a batch played before ``rules``, the rules exercised, adds none)."""
 LOCK_WAIT_SECONDS = 15.0
 
 

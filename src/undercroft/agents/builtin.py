@@ -1,11 +1,27 @@
-"""Registers the built-in policies under their names (see the package docstring)."""
+"""Registers the built-in policies under their names (see the package docstring).
+
+``careful`` and ``master`` take knobs in their name (``careful[gather=0]``,
+:mod:`undercroft.agents.knobs`): :func:`factory` makes the policy a name with knobs
+stands for, and registers it under that name, so the runner, batches and campaigns use
+it like any other.
+"""
 
 from __future__ import annotations
 
 from undercroft.agents.basic_dm import DungeonMaster
 from undercroft.agents.basic_party import HeroParty
+from undercroft.agents.careful import CarefulParty
+from undercroft.agents.knobs import (
+    CarefulKnobs,
+    KnobError,
+    MasterKnobs,
+    parse_policy,
+    policy_name,
+    with_knobs,
+)
+from undercroft.agents.master import Master
 from undercroft.agents.randomly import RandomPolicy
-from undercroft.agents.registry import ALIASES, register_policy
+from undercroft.agents.registry import ALIASES, POLICIES, Policy, PolicyFactory, register_policy
 from undercroft.core.dice import DiceSampler
 from undercroft.crawl.engine import Seat
 
@@ -14,8 +30,37 @@ def _basic(seat: Seat, rng: DiceSampler) -> HeroParty | DungeonMaster:
     return HeroParty(rng) if seat is Seat.HEROES else DungeonMaster(rng)
 
 
+def _tuned(careful: CarefulKnobs, master: MasterKnobs) -> PolicyFactory:
+    def make(seat: Seat, rng: DiceSampler) -> Policy:
+        if seat is Seat.HEROES:
+            return CarefulParty(rng, knobs=careful)
+        return Master(rng, knobs=master)
+
+    return make
+
+
+def tuned(name: str) -> str:
+    """The registered name of ``careful[...]`` or ``master[...]`` (knobs checked and
+    sorted), registering it first; a :class:`KnobError` for a bad knob."""
+    base, settings = parse_policy(name)
+    base = ALIASES.get(base, base)
+    if base not in ("careful", "master"):
+        if settings:
+            raise KnobError(f"{name!r}: only careful and master take knobs")
+        return base
+    # Both names stand for the pair; each seat reads the knobs of its own policy.
+    careful = with_knobs(CarefulKnobs(), settings, base) if base == "careful" else CarefulKnobs()
+    master = with_knobs(MasterKnobs(), settings, base) if base == "master" else MasterKnobs()
+    registered = policy_name(base, settings)
+    if registered not in POLICIES:
+        register_policy(registered, _tuned(careful, master))
+    return registered
+
+
 def register_builtins() -> None:
     register_policy("random", lambda seat, rng: RandomPolicy(rng))
     register_policy("basic", _basic)
+    register_policy("careful", _tuned(CarefulKnobs(), MasterKnobs()))
+    register_policy("master", _tuned(CarefulKnobs(), MasterKnobs()))
     ALIASES["heuristic"] = "basic"
     ALIASES["dm"] = "basic"

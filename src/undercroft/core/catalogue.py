@@ -126,8 +126,14 @@ def _python_files(folder: Path) -> Iterable[Path]:
     return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
 
 
+PLAYERS = "src/undercroft/agents/"
+"""The built-in players: they name rules to say why they choose, but enforce none, so
+their mentions are not the code that covers a rule."""
+
+
 def scan_code(root: Path, folder: str = "src") -> dict[str, list[Citation]]:
-    """Where source code names a rule ID (comments, docstrings, strings)."""
+    """Where source code names a rule ID (comments, docstrings, strings); the players'
+    package (:data:`PLAYERS`) left out."""
     found: dict[str, list[Citation]] = {}
     base = root / folder
     if not base.is_dir():
@@ -137,6 +143,8 @@ def scan_code(root: Path, folder: str = "src") -> dict[str, list[Citation]]:
         if path.resolve() == me:
             continue  # this module names IDs only as patterns and examples
         rel = path.relative_to(root).as_posix()
+        if rel.startswith(PLAYERS):
+            continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for rid in CITED_ID.findall(line):
                 found.setdefault(rid, []).append(Citation(rel, number))

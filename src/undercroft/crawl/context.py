@@ -27,11 +27,42 @@ Kinds (the ``kind`` key):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.ruleset import Trait
+from undercroft.crawl.ruleset import HeroProfile, ItemCard, MonsterProfile, SpellCard, Trait
 from undercroft.crawl.state import State
+
+
+@dataclass(frozen=True)
+class Cards:
+    """The cards every player may read (C-SETUP-02: a card per hero and monster, the
+    spell and item decks), without the adventure (its rooms, texts and placements stay
+    hidden). Which card a face-down item is stays hidden: that is in the observation's
+    items, not here."""
+
+    heroes: Mapping[str, HeroProfile]
+    """By profile id (a hero ``hero:brenna`` plays the card ``brenna``)."""
+    monsters: Mapping[str, MonsterProfile]
+    spells: Mapping[str, SpellCard]
+    items: Mapping[str, ItemCard]
+
+    def hero(self, hero_id: str) -> HeroProfile:
+        """The card of the hero ``hero:NAME``."""
+        return self.heroes[hero_id.partition(":")[2] or hero_id]
+
+
+def cards_of(state: State) -> Cards:
+    """The public cards of the game's ruleset (made once a game)."""
+    found: Cards | None = state.derived.get("cards")
+    if found is None:
+        rules = state.ruleset
+        found = state.derived["cards"] = Cards(
+            rules.heroes, rules.monsters, rules.spells, rules.items
+        )
+    return found
 
 
 def decision_context(state: State, seat: Seat) -> dict[str, Any] | None:
@@ -140,8 +171,7 @@ def _casting(state: State, hero_id: str, full: bool) -> dict[str, Any]:
         "fights": [
             {
                 "monster": r["monster"],
-                "hero_score": state.hero_profile(hero).fighting
-                + sum(r["hero_modifiers"].values()),
+                "hero_score": state.hero_profile(hero).fighting + sum(r["hero_modifiers"].values()),
                 "monster_score": _monster_score(state, r),
                 "hero_modifiers": dict(r["hero_modifiers"]),
             }
@@ -155,8 +185,8 @@ def _monster_score(state: State, record: dict[str, Any]) -> int | None:
     monster = state.monsters.get(record["monster"])
     if monster is None:
         return None  # slain earlier this step: the fight is skipped
-    score: int = state.ruleset.monster(monster.kind).fighting
-    return score + sum(record["monster_modifiers"].values())
+    modifiers: dict[str, int] = record["monster_modifiers"]
+    return state.ruleset.monster(monster.kind).fighting + sum(modifiers.values())
 
 
 def _explore(state: State) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 from undercroft.core.events import Event, LogEntry
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, MonsterMove, actor_of, to_json
-from undercroft.crawl.context import decision_context
+from undercroft.crawl.context import Cards, cards_of, decision_context
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.goals import goal_met
 from undercroft.crawl.monsters import can_move, path_in, reach_tree, walk_ends, walks
@@ -186,6 +186,9 @@ class Observation:
     """Which revealed area each square belongs to, in the shape of ``board``: the
     character ``chr(AREA_KEY + i)`` marks the squares of ``revealed[i]``; a space marks a
     square of no revealed area (a wall, a doorway, or a square not known)."""
+    cards: Cards | None = field(default=None, compare=False, repr=False)
+    """The cards every player may read (:class:`~undercroft.crawl.context.Cards`); not
+    part of the JSON form."""
     context: dict[str, Any] | None = None
     """What the decision is about, for the seat asked (:mod:`undercroft.crawl.context`):
     the fight of a ``fight_stamina``, the contest of a ``mental_spend``, ...; ``None``
@@ -488,6 +491,10 @@ class View:
 
     def _area_map(self) -> str:
         return area_map(self._game())
+
+    @property
+    def cards(self) -> Cards:
+        return cards_of(self._game())
 
     @property
     def context(self) -> dict[str, Any] | None:

@@ -1,0 +1,161 @@
+"""What every part of the careful party shares: its knobs, its reason, who is where, waiting
+and resting (see :mod:`undercroft.agents.careful`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from undercroft.agents.basic_party import HeroParty
+from undercroft.agents.knobs import CarefulKnobs
+from undercroft.agents.plan import PLANNING_COST, PLANNING_MOST, Search
+from undercroft.core.grid import Pos
+from undercroft.crawl.actions import (
+    Action,
+    Rest,
+)
+from undercroft.crawl.context import Cards
+from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
+
+NO_AREA = 255
+FOLLOW_SLACK = 3
+"""How much further than ``gather`` a hero may fall behind the leader before it stops
+its own errand to close up."""
+KILL = 1.0
+"""What a kill is worth to the heroes, the unit every other value is measured in."""
+DEATHS_DOOR = 1.4
+"""What a hero falling to Death's Door costs (a 1 in 2 chance of dying each turn)."""
+STAMINA_POINT = 0.07
+"""What a point of Stamina costs (it comes back at 1 a turn)."""
+MAGIC_POINT = 0.18
+"""What a point of Magic costs (it comes back only by resting, C-SPELL-05)."""
+
+
+def amount(effects: Any, kind: str) -> int:
+    """The total of the effects of ``kind`` (``heal``, ``light``, ``stamina``, ...)."""
+    return sum(int(getattr(e, "amount", 0)) for e in effects if getattr(e, "type", "") == kind)
+
+
+def name(figure: str) -> str:
+    """``hero:brenna`` -> ``Brenna``, ``monster:orc-2`` -> ``orc-2``."""
+    bare = figure.partition(":")[2] or figure
+    return bare.capitalize() if figure.startswith("hero:") else bare
+
+
+@dataclass
+class CarefulBase(HeroParty):
+    """The careful party's state and shared helpers; its decisions are in the parts."""
+
+    knobs: CarefulKnobs = field(default_factory=CarefulKnobs)
+    reason: str = ""
+    patience: int = 2
+    """Turns in a row the leader waits for the others ("join within a turn or two")."""
+
+    def __post_init__(self) -> None:
+        self.give_up_turn = self.knobs.give_up
+
+    def act(self, obs: ViewLike) -> Action:
+        self.reason = ""
+        action = super().act(obs)
+        if not self.reason:
+            self.reason = f"{obs.decision}: nothing to weigh"
+        return action
+
+    # -- who is where ------------------------------------------------------------------
+    def cards(self, obs: ViewLike) -> Cards:
+        """The public cards (C-SETUP-02), which every view carries."""
+        found = obs.cards
+        assert found is not None, "an observation without its cards"
+        return found
+
+    def on_board(self, obs: ViewLike) -> list[HeroSeen]:
+        return [h for h in obs.heroes_seen() if h.pos is not None]
+
+    def leader(self, obs: ViewLike) -> HeroSeen | None:
+        """The first hero in party order still on the board."""
+        found = self.on_board(obs)
+        return found[0] if found else None
+
+    def hero_info(self, obs: ViewLike, hero: str) -> dict[str, Any]:
+        return next(h for h in obs.heroes if h["id"] == hero)
+
+    def walk_from(self, pos: Pos) -> Search:
+        """Walking distances from ``pos`` over the remembered board, figures ignored
+        (kept for the decision: the leader asks it of every follower)."""
+        memory = self.memory
+        kept: dict[tuple[Pos, bytes], Search] = self.notes.setdefault("walks", {})
+        key = (pos, memory.codes)
+        found = kept.get(key)
+        if found is None:
+            if len(kept) > 64:
+                kept.clear()
+            costs = memory.costs(PLANNING_COST)
+            found = kept[key] = Search(costs, memory.width, [memory.index(pos)], most=PLANNING_MOST)
+        return found
+
+    def card_of(self, obs: ViewLike, hero: str, uid: str) -> str | None:
+        """The card of an item the hero holds, if the seat knows it."""
+        for item in self.hero_info(obs, hero)["items"]:
+            if item["uid"] == uid:
+                card: str | None = item["card"]
+                return card
+        return None
+
+    def kind_of(self, obs: ViewLike, monster: str) -> str:
+        for m in obs.monsters:
+            if m["id"] == monster:
+                kind: str = m["kind"]
+                return kind
+        raise KeyError(monster)
+
+    # -- Explore and Trade ---------------------------------------------------------------
+    def area_rank(self, obs: ViewLike, pos: Pos) -> int:
+        codes = obs.area_codes()
+        if not codes:
+            return NO_AREA
+        rank: int = codes[self.memory.index(pos)]
+        return rank
+
+    def wait(self, obs: ViewLike, hero: HeroSeen, why: str) -> Action | None:
+        """Wait this turn: rest if that refills something (C-REST-01/02) and nothing
+        needs this hero's Explore, else simply end the movement."""
+        if self.knobs.rest and not obs.monsters and self.worth_resting(obs, hero):
+            rest = obs.legal_of(Rest, hero.id)
+            if rest:
+                self.reason = f"{why}; rests meanwhile (C-REST-02)"
+                return rest[0]
+        self.reason = why
+        return None
+
+    def worth_resting(self, obs: ViewLike, hero: HeroSeen) -> bool:
+        info = self.hero_info(obs, hero.id)
+        card = self.cards(obs).hero(hero.id)
+        short = info["stamina"] < card.stamina or (card.magic and info["magic"] < card.magic)
+        if not short or hero.moves_left < card.movement:
+            return False  # moved already this turn, or nothing to refill
+        # A resting hero does not explore (C-REST-01): not in an area still to explore.
+        codes = obs.area_codes()
+        if hero.pos is not None and codes:
+            rank = codes[self.memory.index(hero.pos)]
+            if rank != NO_AREA and obs.revealed[rank] not in self.explored:
+                return False
+        return True
+
+    # -- what the other parts give (see undercroft.agents.careful) -------------------------
+
+    def first_aid(
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...], fighting: bool
+    ) -> Action | None:
+        raise NotImplementedError  # careful_parts.magic
+
+    def fight_move(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        monsters: tuple[MonsterSeen, ...],
+    ) -> Action | None:
+        raise NotImplementedError  # careful_parts.fighting
+
+    def light_action(self, obs: ViewLike) -> Action | None:
+        raise NotImplementedError  # careful_parts.magic

@@ -1,0 +1,263 @@
+"""Fighting (see :mod:`undercroft.agents.careful`): ganging up, squares next to one monster,
+leaving a fight or evading at low Health (C-CMB-01), Stamina for a fight (C-FIGHT-04) and
+Magic for a Mental Combat (C-MENT-02) by the exact odds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from undercroft.agents.careful_parts.common import (
+    DEATHS_DOOR,
+    KILL,
+    MAGIC_POINT,
+    STAMINA_POINT,
+    CarefulBase,
+    name,
+)
+from undercroft.agents.odds import fight_odds, mental_odds
+from undercroft.agents.plan import PLANNING_COST, PLANNING_MOST, SHUT_CODE, Search, mask_of
+from undercroft.core.grid import Pos
+from undercroft.crawl.actions import (
+    DONE,
+    Action,
+    Evade,
+    FightStamina,
+    Jump,
+    MentalSpend,
+    Move,
+    OpenDoor,
+)
+from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
+
+
+class Fighting(CarefulBase):
+    """Fights: where to stand, when to leave, Stamina and Magic by the exact odds."""
+
+    # -- fighting ------------------------------------------------------------------------
+    def fight_move(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        monsters: tuple[MonsterSeen, ...],
+    ) -> Action | None:
+        here = hero.pos
+        assert here is not None
+        adjacent = [m for m in monsters if m.pos.is_adjacent(here)]
+        damage = sum(self.cards(obs).monsters[self.kind_of(obs, m.id)].damage for m in adjacent)
+        if adjacent and hero.health <= self.knobs.retreat and damage >= hero.health:
+            away = self.step_away(obs, hero, heroes, monsters)
+            if away is not None:
+                self.reason = (
+                    f"{name(hero.id)} at Health {hero.health} leaves the fight: "
+                    f"{damage} damage could come from {len(adjacent)} monster(s)"
+                )
+                return away
+        if adjacent:
+            self.reason = (
+                f"{name(hero.id)} stands and fights {', '.join(name(m.id) for m in adjacent)}"
+            )
+            return None
+        if hero.health <= self.knobs.retreat and any(
+            h.health > self.knobs.retreat for h in heroes if h.id != hero.id
+        ):
+            self.reason = f"{name(hero.id)} at Health {hero.health} hangs back"
+            return None
+        return self.engage(obs, hero, heroes, monsters)
+
+    def engage(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        monsters: tuple[MonsterSeen, ...],
+    ) -> Action | None:
+        """Walk to a square next to the focus monster (the weakest that a hero already
+        fights, else the nearest), next to no other monster if there is one."""
+        here = hero.pos
+        assert here is not None
+        memory = self.memory
+        bodies = {h.pos for h in heroes if h.pos is not None} - {here}
+        monster_squares = {m.pos for m in monsters}
+        bodies |= monster_squares | set(obs.corpse_squares())
+        traps = set(obs.trap_squares())
+        blocked = {memory.index(p) for p in bodies | traps}
+        costs = memory.costs(PLANNING_COST)
+        search = self.search(hero.id, costs, [memory.index(here)], blocked)
+        engaged = [
+            m for m in monsters
+            if any(h.pos is not None and h.pos.is_adjacent(m.pos) for h in heroes)
+        ]  # fmt: skip
+
+        def spots(monster: MonsterSeen, alone: bool) -> set[int]:
+            found = set()
+            for j in search.around[memory.index(monster.pos)]:
+                if j < 0 or j in blocked or not search.enterable(j):
+                    continue
+                square = memory.pos(j)
+                if alone and sum(1 for m in monster_squares if m.is_adjacent(square)) > 1:
+                    continue
+                found.add(j)
+            return found
+
+        pool = sorted(engaged, key=lambda m: (m.health, m.id)) or list(monsters)
+        for alone in (True, False):
+            for monster in pool:
+                wanted = spots(monster, alone)
+                target = search.nearest(mask_of(len(memory.codes), wanted)) if wanted else None
+                if target is None:
+                    continue
+                if not alone and not engaged and hero.health <= 3:
+                    break  # only squares next to several monsters: hold rather than be mobbed
+                route = search.path_to(target)
+                walk: list[Pos] = []
+                for i in route[: hero.moves_left]:
+                    if not memory.walkable(i):
+                        break
+                    walk.append(memory.pos(i))
+                if walk:
+                    self.reason = (
+                        f"{name(hero.id)} closes on {name(monster.id)} (Health {monster.health})"
+                        + ("" if alone else ", next to more than one monster")
+                    )
+                    return Move(hero.id, tuple(walk))
+                if route and memory.codes[route[0]] == SHUT_CODE:
+                    door = OpenDoor(hero.id, memory.pos(route[0]))
+                    if door in obs.legal_of(OpenDoor, hero.id):
+                        self.reason = f"{name(hero.id)} forces the door toward {name(monster.id)}"
+                        return door
+                jumps = obs.legal_of(Jump, hero.id)
+                if jumps and route:
+                    self.reason = f"{name(hero.id)} jumps toward {name(monster.id)} (C-JUMP-01)"
+                    return jumps[0]
+        # No monster to reach: look further as ``basic`` does (no Explore while monsters
+        # are on the board, C-CMB-01).
+        action = self.hero_move(obs, hero, heroes, False)
+        self.reason = f"{name(hero.id)}: no monster within reach, " + (
+            "holds its ground" if action is None else f"looks further ({action.describe()})"
+        )
+        return action
+
+    def step_away(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        monsters: tuple[MonsterSeen, ...],
+    ) -> Action | None:
+        """A walk to the nearest square next to no monster."""
+        here = hero.pos
+        assert here is not None
+        memory = self.memory
+        bodies = {h.pos for h in heroes if h.pos is not None} - {here}
+        bodies |= {m.pos for m in monsters} | set(obs.corpse_squares()) | set(obs.trap_squares())
+        blocked = {memory.index(p) for p in bodies}
+        costs = memory.costs(PLANNING_COST)
+        search = Search(costs, memory.width, [memory.index(here)], blocked, most=PLANNING_MOST)
+        danger = {j for m in monsters for j in search.around[memory.index(m.pos)] if j >= 0}
+        safe = {
+            i for i in range(len(memory.codes))
+            if memory.walkable(i) and i not in danger and i not in blocked
+        }  # fmt: skip
+        target = search.nearest(mask_of(len(memory.codes), safe)) if safe else None
+        if target is None:
+            return None
+        route = search.path_to(target)
+        if len(route) > hero.moves_left or any(not memory.walkable(i) for i in route):
+            return None
+        return Move(hero.id, tuple(memory.pos(i) for i in route))
+
+    def on_evasion(self, obs: ViewLike) -> Action | None:
+        """C-CMB-01 step 3: a hero that could die in this Fighting step steps away, at 2
+        Stamina a square, to a square next to no monster."""
+        monsters = obs.monsters_seen()
+        for hero in self.on_board(obs):
+            if hero.health > self.knobs.retreat or hero.pos is None:
+                continue
+            adjacent = [m for m in monsters if m.pos.is_adjacent(hero.pos)]
+            if not adjacent:
+                continue
+            damage = sum(self.cards(obs).monsters[self.kind_of(obs, m.id)].damage for m in adjacent)
+            if damage < hero.health and hero.health > 0:
+                continue
+            for evade in obs.legal_of(Evade, hero.id):
+                if not any(m.pos.is_adjacent(evade.to) for m in monsters):
+                    self.reason = (
+                        f"{name(hero.id)} at Health {hero.health} evades to "
+                        f"{evade.to.x},{evade.to.y}: {damage} damage could come"
+                    )
+                    return evade
+        self.reason = "nobody needs to evade"
+        return DONE
+
+    def on_fight_stamina(self, obs: ViewLike) -> Action | None:
+        most = max(a.points for a in obs.legal_of(FightStamina))
+        fight = obs.context
+        if self.knobs.stamina == "flat" or fight is None or fight.get("kind") != "fight":
+            self.reason = "Stamina 2 a fight (flat)"
+            return FightStamina(min(most, 2))
+        points, before, after = self.weigh_fight(obs, fight, most)
+        monster = name(fight["monster"])
+        if points:
+            self.reason = f"Stamina {points}: {before:.2f} -> {after:.2f} to beat {monster}"
+        else:
+            self.reason = f"no Stamina: {before:.2f} to beat {monster}, more would not pay"
+        return FightStamina(points)
+
+    def weigh_fight(
+        self, obs: ViewLike, fight: dict[str, Any], most: int
+    ) -> tuple[int, float, float]:
+        """The Stamina that maximizes the fight's expected worth (C-FIGHT-04)."""
+        declared = int(fight.get("declared", 0))
+        if fight.get("declares_first") == "heroes":
+            declared = 1  # the DM answers: expect a point
+        margin = fight["hero_score"] - fight["monster_score"] - declared
+        strong = bool(fight["strong_wins_ties"])
+        kill = fight["hero_damage"] >= fight["monster_health"]
+        win_worth = KILL if kill else KILL * fight["hero_damage"] / max(1, fight["monster_health"])
+        falls = fight["monster_damage"] >= fight["hero_health"]
+        hurt = (
+            DEATHS_DOOR if falls else 0.5 * fight["monster_damage"] / max(1, fight["hero_health"])
+        )
+        info = self.hero_info(obs, fight["hero"])
+        # Keep 2 Stamina back to evade with, when this hero may need to (C-CMB-01).
+        reserve = 2 if fight["hero_health"] <= self.knobs.retreat + 1 else 0
+        best, best_worth = 0, -1e9
+        odds = {}
+        for points in range(most + 1):
+            win, lose = fight_odds(margin + points, strong)
+            odds[points] = win
+            cost = STAMINA_POINT * points
+            if info["stamina"] - points < reserve:
+                cost += 0.15
+            if info["stamina"] - points <= 0:
+                cost += 0.1  # Exhausted until full again (C-EXH-01)
+            worth = win * win_worth - lose * hurt - cost
+            if worth > best_worth + 1e-9:
+                best, best_worth = points, worth
+        return best, odds[0], odds[best]
+
+    def on_mental_spend(self, obs: ViewLike) -> Action | None:
+        most = max(a.points for a in obs.legal_of(MentalSpend))
+        contest = obs.context
+        if contest is None or contest.get("kind") != "mental":
+            self.reason = "1 Magic (no context)"
+            return MentalSpend(min(most, 1))
+        declared = int(contest.get("declared", 0))
+        base = (1 if contest["hero_iron_willed"] else 0) - int(contest["power"]) - declared
+        if contest["aggressor"] == "hero" and "declared" not in contest:
+            base -= 0  # we declare first: the other side answers unseen
+        best, best_worth = 0, -1e9
+        for points in range(most + 1):
+            win, tie, _lose = mental_odds(base + points)
+            worth = (win + tie / 2) * KILL - MAGIC_POINT * points
+            if worth > best_worth + 1e-9:
+                best, best_worth = points, worth
+        before = sum(mental_odds(base)[:1])
+        after = sum(mental_odds(base + best)[:1])
+        self.reason = (
+            f"Magic {best}: {before:.2f} -> {after:.2f} to win the Mental Combat"
+            if best
+            else f"no Magic: {before:.2f} to win the Mental Combat, more would not pay"
+        )
+        return MentalSpend(best)

@@ -1,0 +1,248 @@
+"""Spells and items (see :mod:`undercroft.agents.careful`): heals in Movement, Light items
+and Witchlight as soon as nothing is wasted (C-LIGHT-01), combat spells only with a target
+in range (C-CMB-01, C-SPELL-06), overcasts that pay (C-SPELL-04)."""
+
+from __future__ import annotations
+
+from undercroft.agents.careful_parts.common import (
+    CarefulBase,
+    amount,
+    name,
+)
+from undercroft.core.grid import Pos
+from undercroft.crawl.actions import (
+    DONE,
+    Action,
+    BeginCasting,
+    Cast,
+    CastingChoice,
+    ChooseTarget,
+    UseItem,
+)
+from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
+
+
+class Magic(CarefulBase):
+    """Spells and items: heals, Light, combat spells in range, overcasts that pay."""
+
+    # -- healing and first aid -----------------------------------------------------------
+    def first_aid(
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...], fighting: bool
+    ) -> Action | None:
+        """Heal the hurt before moving: a heal spell on the most hurt hero it helps fully,
+        a healing item on a hero at ``retreat`` Health or less."""
+        cards = self.cards(obs)
+        if self.knobs.spells:
+            best: tuple[int, Cast] | None = None
+            for cast in obs.legal_of(Cast, hero.id):
+                if not cast.spell or cast.target is None:
+                    continue
+                spell = cards.spells[cast.spell]
+                effects = spell.overcast if cast.overcast and spell.overcast else spell.effects
+                heal = amount(effects, "heal")
+                if not heal:
+                    continue
+                target = next((h for h in heroes if h.id == cast.target), None)
+                if target is None:
+                    continue
+                missing = cards.hero(target.id).health - target.health
+                if cast.overcast and not self.overcast_pays(
+                    obs, hero, spell.level, missing, heal, amount(spell.effects, "heal")
+                ):
+                    continue
+                if missing < min(heal, 3) and target.health > self.knobs.retreat:
+                    continue
+                gain = min(heal, missing) * 10 + (5 if target.health == 0 else 0)
+                if best is None or gain > best[0]:
+                    best = (gain, cast)
+            if best is not None:
+                cast = best[1]
+                assert cast.target is not None
+                health = next(h.health for h in heroes if h.id == cast.target)
+                over = " overcast" if cast.overcast else ""
+                self.reason = (
+                    f"{name(hero.id)} casts {cast.spell}{over} on {name(cast.target)} "
+                    f"(Health {health})"
+                )
+                return cast
+        if hero.health <= self.knobs.retreat or (hero.health == 0):
+            for use in obs.legal_of(UseItem, hero.id):
+                card = self.card_of(obs, hero.id, use.item)
+                if card is not None and amount(cards.items[card].effects, "heal"):
+                    self.reason = f"{name(hero.id)} at Health {hero.health} uses {card}"
+                    return use
+            if hero.health <= 1:
+                blind = [
+                    u for u in obs.legal_of(UseItem, hero.id)
+                    if obs.item_decks(hero.id).get(u.item) == "potion"
+                    and self.card_of(obs, hero.id, u.item) is None
+                ]  # fmt: skip
+                if blind:
+                    self.reason = f"{name(hero.id)} at Health {hero.health} drinks a potion blind"
+                    return blind[0]
+        return None
+
+    def overcast_pays(
+        self, obs: ViewLike, hero: HeroSeen, level: int, need: int, strong: int, plain: int
+    ) -> bool:
+        """C-SPELL-04: after an overcast roll 1 the spell is forgotten, 2-5 the caster
+        loses Health equal to the level, 6 nothing. It pays when the extra effect that is
+        needed is more than the expected Health lost, and the caster can afford it."""
+        if not self.knobs.overcast:
+            return False
+        extra = min(strong, need) - min(plain, need)
+        expected_loss = level * 4 / 6
+        return extra > expected_loss + 0.5 and hero.health > level + 1
+
+    # -- spells in combat ----------------------------------------------------------------
+    def on_spell_selection(self, obs: ViewLike) -> Action | None:
+        """A combat spell only with a monster in its range and no monster next to the
+        caster (a caster in a fight must fail its spell or fight on double ones,
+        C-SPELL-06); a face-down scroll only as a last resort."""
+        if not obs.monsters or not self.knobs.spells:
+            self.reason = "no spell to begin"
+            return (
+                DONE
+                if not self.knobs.spells or not obs.monsters
+                else super().on_spell_selection(obs)
+            )
+        monsters = obs.monsters_seen()
+        cards = self.cards(obs)
+        heroes = {h.id: h for h in self.on_board(obs)}
+        chosen = self.notes.setdefault("selection", {})
+        if chosen.get("turn") != obs.turn:
+            chosen.clear()
+            chosen["turn"] = obs.turn
+        best: tuple[float, BeginCasting] | None = None
+        for begin in obs.legal_of(BeginCasting):
+            hero = heroes.get(begin.hero)
+            if hero is None or hero.pos is None or begin.hero in chosen or not begin.spell:
+                continue
+            if any(m.pos.is_adjacent(hero.pos) for m in monsters):
+                continue
+            spell = cards.spells[begin.spell]
+            reach = self.in_range(hero.pos, monsters, spell.range)
+            if not reach:
+                continue
+            plain = amount(spell.effects, "hurt_monster")
+            strong = amount(spell.overcast or (), "hurt_monster")
+            weakest = min(m.health for m in reach)
+            if begin.overcast and not (
+                plain < weakest <= strong
+                and self.overcast_pays(obs, hero, spell.level, weakest, strong, plain)
+            ):
+                continue
+            hit = strong if begin.overcast else plain
+            worth = (
+                (2.0 if hit >= weakest else 1.0)
+                * max(1, hit)
+                * (len(reach) if spell.target.value == "all_monsters" else 1)
+            )
+            if best is None or worth > best[0]:
+                best = (worth, begin)
+        if best is None:
+            self.reason = "no caster has a monster in range and a free hand"
+            return DONE
+        begin = best[1]
+        chosen[begin.hero] = True
+        self.reason = (
+            f"{name(begin.hero)} begins {begin.spell}{' overcast' if begin.overcast else ''}: "
+            "a monster in range and none next to the caster"
+        )
+        return begin
+
+    def in_range(self, at: Pos, monsters: tuple[MonsterSeen, ...], reach: int) -> list[MonsterSeen]:
+        """Monsters within ``reach`` squares of walking (C-DIST-01) of ``at``: a spell's
+        range, line of sight left to the rules (a miss fizzles)."""
+        memory = self.memory
+        search = self.walk_from(at)
+        return [m for m in monsters if search.distance(memory.index(m.pos)) <= reach]
+
+    def on_casting_choice(self, obs: ViewLike) -> Action | None:
+        """C-SPELL-06: keep the spell (fighting on double ones) only if losing every fight
+        this step cannot bring the caster to Death's Door."""
+        first = obs.legal_of(CastingChoice)[0]
+        context = obs.context or {}
+        hero = next((h for h in self.on_board(obs) if h.id == first.hero), None)
+        fights = context.get("fights", [])
+        damage = 0
+        for fight in fights:
+            kind = (
+                self.kind_of(obs, fight["monster"])
+                if any(m["id"] == fight["monster"] for m in obs.monsters)
+                else None
+            )
+            damage += self.cards(obs).monsters[kind].damage if kind else 0
+        if hero is not None and hero.health > damage and self.knobs.spells:
+            self.reason = (
+                f"{name(first.hero)} keeps the spell: {damage} damage at most, Health {hero.health}"
+            )
+            return CastingChoice(first.hero, True)
+        self.reason = f"{name(first.hero)} lets the spell fail rather than fight on double ones"
+        return CastingChoice(first.hero, False)
+
+    def on_cast_target(self, obs: ViewLike) -> Action | None:
+        """The monster the spell kills, the most dangerous first; else the weakest."""
+        targets = obs.legal_of(ChooseTarget)
+        health = {m.id: m.health for m in obs.monsters_seen()}
+        hero = targets[0].hero
+        casting = self.hero_info(obs, hero).get("casting") or {}
+        spell = self.cards(obs).spells.get(str(casting.get("spell")))
+        hit = 0
+        if spell is not None:
+            effects = (
+                spell.overcast if casting.get("overcast") and spell.overcast else spell.effects
+            )
+            hit = amount(effects, "hurt_monster")
+
+        def key(a: ChooseTarget) -> tuple[int, int, str]:
+            h = health.get(str(a.target), 99)
+            kills = 0 if hit >= h else 1
+            dmg = 0
+            if a.target in health:
+                dmg = -self.cards(obs).monsters[self.kind_of(obs, str(a.target))].damage
+            return (kills, dmg if not kills else h, str(a.target))
+
+        choice = min(targets, key=key)
+        left = health.get(str(choice.target), "?")
+        self.reason = f"{name(hero)} aims at {name(str(choice.target))} (Health {left})"
+        return choice
+
+    def light_action(self, obs: ViewLike) -> Action | None:
+        """A Light item or Witchlight as soon as none of its Light is wasted (C-LIGHT-01:
+        never above 20): every turn of Light bought is a turn more to reach the goals."""
+        cards = self.cards(obs)
+        best: tuple[int, Action, str] | None = None
+        for use in obs.legal_of(UseItem):
+            card = self.card_of(obs, use.hero, use.item)
+            if card is None:
+                continue
+            gain = amount(cards.items[card].effects, "light")
+            if gain and obs.light + gain <= 20 and (best is None or gain > best[0]):
+                light = f"Light {obs.light} -> {obs.light + gain}"
+                best = (gain, use, f"{name(use.hero)} uses the {cards.items[card].name}: {light}")
+        if self.knobs.spells:
+            heroes = {h.id: h for h in self.on_board(obs)}
+            for cast in obs.legal_of(Cast):
+                if not cast.spell:
+                    continue
+                spell = cards.spells[cast.spell]
+                effects = spell.overcast if cast.overcast and spell.overcast else spell.effects
+                gain = amount(effects, "light")
+                if not gain or obs.light + gain > 20:
+                    continue
+                hero = heroes.get(cast.hero)
+                if hero is None:
+                    continue
+                if cast.overcast and not self.overcast_pays(
+                    obs, hero, spell.level, 20 - obs.light, gain, amount(spell.effects, "light")
+                ):
+                    continue
+                if best is None or gain > best[0]:
+                    over = " overcast" if cast.overcast else ""
+                    light = f"Light {obs.light} -> {obs.light + gain}"
+                    best = (gain, cast, f"{name(cast.hero)} casts {spell.name}{over}: {light}")
+        if best is None:
+            return None
+        self.reason = best[2]
+        return best[1]

@@ -1,0 +1,248 @@
+"""Moving as a team (see :mod:`undercroft.agents.careful`): the Movement step, the leader's
+wait at a door, and exploring the areas that may serve a goal together (C-EXPL-01)."""
+
+from __future__ import annotations
+
+from undercroft.agents.careful_parts.common import (
+    NO_AREA,
+    CarefulBase,
+    name,
+)
+from undercroft.agents.plan import FAR, PLANNING_COST, SHUT_CODE
+from undercroft.core.grid import Pos
+from undercroft.crawl.actions import (
+    DONE,
+    Action,
+    EndMovement,
+    Explore,
+    Move,
+    OpenDoor,
+)
+from undercroft.crawl.observe import HeroSeen, ViewLike
+
+
+class Moving(CarefulBase):
+    """Moving as a team: the leader waits at doors, the party explores goal areas together."""
+
+    # -- the Movement step -------------------------------------------------------------
+    def on_movement(self, obs: ViewLike) -> Action | None:
+        acting = obs.actors()
+        if not acting:
+            self.reason = "every hero has moved"
+            return DONE
+        heroes = obs.heroes_seen()
+        hero = next(h for h in heroes if h.id == acting[0])  # party order: the leader first
+        choice = self.careful_move(obs, hero, heroes, self.leader(obs))
+        if choice is not None:
+            return choice
+        ends: dict[str, EndMovement] = self.notes.setdefault("ends", {})
+        end = ends.get(hero.id)
+        if end is None:
+            end = ends[hero.id] = EndMovement(hero.id)
+        return end
+
+    def careful_move(
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...], lead: HeroSeen | None
+    ) -> Action | None:
+        here = hero.pos
+        assert here is not None
+        monsters = obs.monsters_seen()
+        first = self.first_aid(obs, hero, heroes, bool(monsters))
+        if first is not None:
+            return first
+        leaving = self.should_leave(obs)
+        if monsters and not leaving:
+            return self.fight_move(obs, hero, heroes, monsters)
+        gathering = self.knobs.gather > 0 and lead is not None and not leaving
+        if gathering:
+            join = self.join_muster(obs, hero, heroes)
+            if join is not None:
+                return join
+        dying = hero.health == 0 and not monsters
+        action = self.hero_move(obs, hero, heroes, leaving or (dying and bool(obs.exits)))
+        if gathering and isinstance(action, OpenDoor) and lead is not None and hero.id == lead.id:
+            action = self.hold_back(obs, hero, action)
+        if action is None:
+            return self.wait(obs, hero, self.reason or f"{name(hero.id)}: nothing better this turn")
+        if not self.reason:
+            self.reason = self.why_move(obs, hero, action, leaving)
+        return action
+
+    def why_move(self, obs: ViewLike, hero: HeroSeen, action: Action, leaving: bool) -> str:
+        who = name(hero.id)
+        if isinstance(action, OpenDoor):
+            return f"{who} forces the door at {action.door.x},{action.door.y}: the party is close"
+        if isinstance(action, Move):
+            end = action.path[-1]
+            if leaving:
+                return f"{who} heads for the way out ({end.x},{end.y})"
+            return f"{who} leads on to {end.x},{end.y}"
+        return f"{who}: {action.describe()}"
+
+    def hold_back(self, obs: ViewLike, hero: HeroSeen, action: Action) -> Action | None:
+        """The leader forces no door and walks no further while the others lag, for at
+        most ``patience`` turns in a row (a hero that cannot come up is not waited for
+        for ever: the others may be in its way)."""
+        waited: dict[str, int] = self.notes.setdefault("waited", {"turn": -1, "turns": 0})
+        if waited["turn"] < obs.turn - 1:
+            waited["turns"] = 0  # a turn without waiting: patience again
+        if waited["turns"] >= self.patience and waited["turn"] != obs.turn:
+            self.reason = f"{name(hero.id)} goes on: waited {waited['turns']} turns already"
+            waited["turns"] = 0
+            return action
+        held = self.held_back(obs, hero, action)
+        if held is not action and waited["turn"] != obs.turn:
+            waited["turn"] = obs.turn
+            waited["turns"] += 1
+        return held
+
+    def held_back(self, obs: ViewLike, hero: HeroSeen, action: Action) -> Action | None:
+        if isinstance(action, OpenDoor):
+            assert hero.pos is not None  # measured to the hero: a shut door costs 4 to plan
+            far = self.laggards(obs, hero, hero.pos)
+            if far:
+                self.reason = self.waiting(hero, far, "before forcing the door")
+                return self.wait(obs, hero, self.reason)
+            return action
+        if not isinstance(action, Move):
+            return action
+        memory = self.memory
+        kept: list[Pos] = []
+        for square in action.path:
+            if self.laggards(obs, hero, square):
+                break
+            code = memory.codes[memory.index(square)]
+            if code == SHUT_CODE:
+                break
+            kept.append(square)
+        if len(kept) == len(action.path):
+            return action
+        if not kept:
+            far = self.laggards(obs, hero, action.path[0])
+            self.reason = self.waiting(hero, far, "before going on")
+            return self.wait(obs, hero, self.reason)
+        self.reason = f"{name(hero.id)} goes on only {len(kept)} squares: the others follow"
+        return Move(hero.id, tuple(kept))
+
+    def waiting(self, hero: HeroSeen, far: list[tuple[HeroSeen, int]], what: str) -> str:
+        behind = " and ".join(f"{name(h.id)} {d} squares behind" for h, d in far)
+        return f"{name(hero.id)} waits {what}: {behind}" if behind else f"{name(hero.id)} waits"
+
+    def laggards(self, obs: ViewLike, hero: HeroSeen, at: Pos) -> list[tuple[HeroSeen, int]]:
+        """The other heroes more than ``gather`` squares of walking from ``at`` (those who
+        cannot reach it at all are left out: nobody waits for them)."""
+        far = []
+        memory = self.memory
+        for other in self.on_board(obs):
+            if other.id == hero.id or other.pos is None:
+                continue
+            d = self.walk_from(other.pos).distance(memory.index(at))
+            if d != FAR and d > self.knobs.gather:
+                far.append((other, d))
+        return far
+
+    def on_explore_choice(self, obs: ViewLike) -> Action | None:
+        """Explore together (C-EXPL-01): a text that tests every explorer gives each a
+        roll, and a text is read once, so a hero in an area not yet explored waits (for
+        at most ``patience`` turns) while another hero can join it within two turns;
+        then every hero who can explores."""
+        heroes = self.on_board(obs)
+        for action in obs.legal_of(Explore):
+            if not action.explore:
+                continue
+            hero = next(h for h in heroes if h.id == action.hero)
+            assert hero.pos is not None
+            rank = self.area_rank(obs, hero.pos)
+            area = obs.revealed[rank] if rank != NO_AREA else None
+            if (
+                area is not None
+                and area not in self.explored
+                and self.knobs.gather > 0
+                and self.worth_mustering(obs, area)
+            ):
+                coming = self.could_join(obs, hero, heroes, rank, self.worth_mustering(obs, area))
+                muster = self.notes.get("muster")
+                if muster is None or muster[0] != area:
+                    muster = self.notes["muster"] = (area, obs.turn)
+                if coming and obs.turn - muster[1] < self.patience:
+                    self.reason = (
+                        f"{name(hero.id)} waits to explore the {area}: "
+                        + ", ".join(name(h.id) for h in coming)
+                        + " can join within two turns"
+                    )
+                    return Explore(hero.id, False)
+            if area is not None:
+                self.explored.add(area)  # C-EXPL-01: read now
+            self.notes.pop("muster", None) if area is not None and self.notes.get("muster", ("",))[
+                0
+            ] == area else None
+            self.reason = f"{name(hero.id)} explores {area or 'where it stands'}"
+            return action
+        return None
+
+    def worth_mustering(self, obs: ViewLike, area: str) -> int:
+        """How many turns to let the others take to join before exploring ``area`` (0:
+        do not wait): two for the area of an open visit goal; one while a visit goal
+        names an area not yet found (a secret room may be found by a text that tests
+        every explorer), so that only heroes close by are waited for."""
+        revealed = set(obs.revealed)
+        turns = 0
+        for goal in self.open_goals(obs):
+            if goal.kind != "visit":
+                continue
+            if goal.target == area:
+                return 2
+            if goal.target not in revealed:
+                turns = 1
+        return turns
+
+    def could_join(
+        self, obs: ViewLike, hero: HeroSeen, heroes: list[HeroSeen], rank: int, turns: int
+    ) -> list[HeroSeen]:
+        """The other heroes not in the area of ``rank`` who could walk into it within
+        ``turns`` turns (their Movement each turn, C-TURN-03)."""
+        assert hero.pos is not None
+        memory = self.memory
+        found = []
+        for other in heroes:
+            if other.id == hero.id or other.pos is None or other.health == 0:
+                continue
+            if self.area_rank(obs, other.pos) == rank:
+                continue
+            d = self.walk_from(hero.pos).distance(memory.index(other.pos))
+            if d != FAR and d <= turns * self.cards(obs).hero(other.id).movement:
+                found.append(other)
+        return found
+
+    def join_muster(
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]
+    ) -> Action | None:
+        """A hero outside the area the party musters in walks into it."""
+        muster = self.notes.get("muster")
+        if muster is None or hero.pos is None or obs.turn - muster[1] > self.patience:
+            return None
+        area = muster[0]
+        if area in self.explored:
+            return None
+        ranks = self.area_ranks(obs, {area})
+        if not ranks or self.area_rank(obs, hero.pos) in ranks:
+            return None
+        memory = self.memory
+        bodies = {h.pos for h in heroes if h.pos is not None} - {hero.pos}
+        bodies |= set(obs.corpse_squares()) | set(obs.trap_squares())
+        blocked = {memory.index(p) for p in bodies}
+        search = self.search(
+            hero.id, memory.costs(PLANNING_COST), [memory.index(hero.pos)], blocked
+        )
+        target = search.nearest(self.in_areas(obs, ranks))
+        if target is None:
+            return None
+        walk: list[Pos] = []
+        for i in search.path_to(target)[: hero.moves_left]:
+            if not memory.walkable(i):
+                break
+            walk.append(memory.pos(i))
+        if not walk:
+            return None
+        self.reason = f"{name(hero.id)} joins the others to explore the {area} together"
+        return Move(hero.id, tuple(walk))

@@ -1,0 +1,140 @@
+"""Explore actions, Trade and a text's choices (see :mod:`undercroft.agents.careful`):
+identify, memorize, party heals (C-EXPL-01, C-IDENT-01, C-SPELL-02), healing passed to the
+hero who needs it (C-TURN-06), and a choice taken by the odds of its tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from undercroft.agents.careful_parts.common import (
+    CarefulBase,
+    amount,
+    name,
+)
+from undercroft.agents.odds import d6_at_least
+from undercroft.crawl.actions import (
+    DONE,
+    Action,
+    Cast,
+    ChooseOption,
+    Trade,
+)
+from undercroft.crawl.observe import ViewLike
+
+
+class Table(CarefulBase):
+    """Explore and Trade: actions, passing healing, the choices a text offers."""
+
+    def on_explore_actions(self, obs: ViewLike) -> Action | None:
+        cards = self.cards(obs)
+        if self.knobs.light:
+            light = self.light_action(obs)
+            if light is not None:
+                return light
+        found = super().on_explore_actions(obs)
+        if found is not None and found != DONE:
+            self.reason = f"{found.describe()}"
+            return found
+        if self.knobs.spells:
+            for cast in obs.legal_of(Cast):
+                if not cast.spell:
+                    continue
+                spell = cards.spells[cast.spell]
+                heal = amount(spell.effects, "heal")
+                if heal and spell.target.value == "party":
+                    hurt = sum(
+                        1 for h in self.on_board(obs) if cards.hero(h.id).health - h.health >= heal
+                    )
+                    if hurt >= 2:
+                        self.reason = f"{name(cast.hero)} casts {cast.spell}: {hurt} heroes hurt"
+                        return cast
+        self.reason = "nothing more to do in Explore"
+        return DONE
+
+    def on_trade(self, obs: ViewLike) -> Action | None:
+        """Take a fallen hero's gear (C-DEATH-01); then pass a healing item to the most
+        hurt hero who has none (C-TURN-06)."""
+        takes = obs.legal_of(Trade)
+        dead = {h.id for h in obs.heroes_seen() if h.dead}
+        for action in takes:
+            if action.giver in dead:
+                self.reason = f"{name(action.receiver)} takes {name(action.giver)}'s gear"
+                return action
+        cards = self.cards(obs)
+        heroes = {h.id: h for h in self.on_board(obs)}
+
+        def heals(hero: str) -> int:
+            total = 0
+            for item in self.hero_info(obs, hero)["items"]:
+                if item["card"]:
+                    total += amount(cards.items[item["card"]].effects, "heal")
+            return total
+
+        best: tuple[int, Trade] | None = None
+        for action in takes:
+            giver, receiver = heroes.get(action.giver), heroes.get(action.receiver)
+            if giver is None or receiver is None:
+                continue
+            card = self.card_of(obs, action.giver, action.item)
+            if card is None or not amount(cards.items[card].effects, "heal"):
+                continue
+            need = cards.hero(receiver.id).health - receiver.health
+            spare = cards.hero(giver.id).health - giver.health
+            wanted = need >= 3 and heals(receiver.id) == 0 and need > spare
+            if wanted and (best is None or need > best[0]):
+                best = (need, action)
+        if best is not None:
+            action = best[1]
+            self.reason = (
+                f"{name(action.giver)} passes {action.item} to {name(action.receiver)}, "
+                f"who lacks {best[0]} Health"
+            )
+            return action
+        self.reason = "nothing to trade"
+        return DONE
+
+    def on_choice(self, obs: ViewLike) -> Action | None:
+        """In a goal's area take the deed the text offers; elsewhere the option whose tests
+        the tested hero is likeliest to pass (or the one with no test)."""
+        options = obs.legal_of(ChooseOption)
+        in_goal = self.in_areas(obs, self.goal_areas(obs, explored_too=True))
+        memory = self.memory
+        if any(in_goal[memory.index(h.pos)] for h in obs.heroes_seen() if h.pos is not None):
+            choice = min(options, key=lambda a: a.index)
+            self.reason = f"the deed the goal asks for (option {choice.index + 1})"
+            return choice
+        context = obs.context or {}
+        tested = str(context.get("hero") or "")
+        traits = {t.value for t in self.cards(obs).hero(tested).traits} if tested else set()
+
+        def chance(option: dict[str, Any]) -> float:
+            """The chance the tested hero passes every test of the option (a text rewards
+            a test passed: a careful table takes one it is likely to pass)."""
+            p = 1.0
+            for test in option.get("tests", []):
+                bonus = 1 if test["trait"] in traits else 0
+                p *= (
+                    1.0
+                    if test["target"] == 0 and bonus
+                    else d6_at_least(test["target"], bonus)
+                    if test["target"]
+                    else 0.0
+                )
+            return p
+
+        scored = [(chance(o), -len(o.get("tests", [])), o) for o in context.get("options", [])]
+        likely = [x for x in scored if x[2].get("tests") and x[0] >= 0.5]
+        if likely:
+            p, _n, option = max(likely, key=lambda x: (x[0], x[1]))
+            choice = next((a for a in options if a.index == option["index"]), options[0])
+            self.reason = f"{name(tested)} takes the test of {option['label']!r}: passes {p:.2f}"
+            return choice
+        safe = [o for o in context.get("options", []) if not o.get("tests")]
+        if safe:
+            index = safe[0]["index"]
+            choice = next((a for a in options if a.index == index), options[-1])
+            self.reason = f"no goal here and no test likely passed: {safe[0]['label']!r}"
+            return choice
+        choice = self.rng.choose(options)
+        self.reason = "no goal here and every option tests: at random"
+        return choice

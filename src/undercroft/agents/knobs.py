@@ -1,0 +1,134 @@
+"""The built-in players' knobs: one parameter object a player, per seat, with defaults
+and ranges, set from the command line as ``--skill KEY=VALUE`` (run, play, serve) or
+``--set heroes.KEY=VALUE`` / ``--set dm.KEY=VALUE`` (batch, sweep), so a designer can
+quote a range ("a careless table wins X%, a careful one Y%") and sweep it.
+
+A policy name may carry its knobs: ``careful[gather=0,retreat=1]``, the form the batch
+rows and the log header record. :func:`parse_policy` splits such a name and checks every
+knob; mistakes are a :class:`KnobError` naming the knob and what is allowed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, Final, TypeVar
+
+
+class KnobError(ValueError):
+    """A knob that does not exist or a value outside its range; the message says which
+    and what is allowed."""
+
+
+@dataclass(frozen=True)
+class CarefulKnobs:
+    """How the ``careful`` party plays (docs/players.md)."""
+
+    gather: int = 4
+    """How far (in squares of walking) the others may be before the leading hero forces a
+    door or walks into the unknown; 0 turns gathering off (every hero goes its own way,
+    as ``basic`` does)."""
+    retreat: int = 2
+    """A hero at this Health or less leaves a fight it may lose, evades, and hangs back."""
+    stamina: str = "odds"
+    """``odds``: Stamina a fight weighed with the exact odds; ``flat``: always 2, as
+    ``basic``."""
+    spells: int = 1
+    """1: cast heals, Witchlight and combat spells when they pay; 0: as ``basic``."""
+    rest: int = 1
+    """1: a hero that waits out of combat rests to refill Stamina and Magic; 0: never."""
+    overcast: int = 1
+    """1: overcast when the exact odds say it pays; 0: never."""
+    light: int = 1
+    """1: use Light items and Witchlight as soon as they are not wasted; 0: never."""
+    give_up: int = 90
+    """Leave from this turn on, whatever is left undone."""
+
+
+@dataclass(frozen=True)
+class MasterKnobs:
+    """How the ``master`` Dungeon Master plays (docs/players.md)."""
+
+    focus: int = 1
+    """1: monsters go for the weakest hero they can reach and gang up; 0: the nearest
+    hero, as ``basic``."""
+    stamina: str = "odds"
+    """``odds``: Stamina weighed with the exact odds; ``flat``: at most 1, as ``basic``."""
+    abilities: int = 1
+    """1: an ability whenever it does more than moving would; 0: on a coin flip, as
+    ``basic``."""
+
+
+CHOICES: Final[dict[str, tuple[str, ...]]] = {"stamina": ("odds", "flat")}
+RANGES: Final[dict[str, tuple[int, int]]] = {
+    "gather": (0, 20),
+    "retreat": (0, 10),
+    "spells": (0, 1),
+    "rest": (0, 1),
+    "overcast": (0, 1),
+    "light": (0, 1),
+    "give_up": (1, 100),
+    "focus": (0, 1),
+    "abilities": (0, 1),
+}
+K = TypeVar("K", CarefulKnobs, MasterKnobs)
+
+
+def allowed(knobs: type[CarefulKnobs] | type[MasterKnobs]) -> str:
+    """The knobs of a policy with their allowed values, for messages and docs."""
+    parts = []
+    for f in fields(knobs):
+        if f.name in CHOICES:
+            parts.append(f"{f.name}={'|'.join(CHOICES[f.name])}")
+        else:
+            low, high = RANGES[f.name]
+            parts.append(f"{f.name}={low}..{high}")
+    return ", ".join(parts)
+
+
+def with_knobs(base: K, settings: dict[str, str], policy: str) -> K:
+    """``base`` with ``settings`` (knob -> text) applied, each checked."""
+    known = {f.name: f for f in fields(base)}
+    changes: dict[str, Any] = {}
+    for key, text in settings.items():
+        if key not in known:
+            raise KnobError(f"{policy}: no knob {key!r}; knobs: {allowed(type(base))}")
+        if key in CHOICES:
+            if text not in CHOICES[key]:
+                raise KnobError(f"{policy}: {key}={text!r}; allowed: {', '.join(CHOICES[key])}")
+            changes[key] = text
+            continue
+        low, high = RANGES[key]
+        try:
+            value = int(text)
+        except ValueError:
+            raise KnobError(f"{policy}: {key}={text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise KnobError(f"{policy}: {key}={value} is out of range {low}..{high}")
+        changes[key] = value
+    return replace(base, **changes)
+
+
+def parse_policy(name: str) -> tuple[str, dict[str, str]]:
+    """``careful[gather=0,retreat=1]`` -> ``("careful", {"gather": "0", "retreat": "1"})``;
+    a plain name has no settings."""
+    if not name.endswith("]") or "[" not in name:
+        if "[" in name or "]" in name:
+            raise KnobError(f"{name!r}: write knobs as NAME[key=value,...]")
+        return name, {}
+    base, _, inner = name[:-1].partition("[")
+    settings: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in inner.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise KnobError(f"{name!r}: {part!r} is not key=value")
+        settings[key.strip()] = value.strip()
+    return base, settings
+
+
+def policy_name(base: str, settings: dict[str, str]) -> str:
+    """The name a policy with knobs is recorded under (knobs sorted, so equal settings
+    give equal names)."""
+    if not settings:
+        return base
+    inner = ",".join(f"{k}={settings[k]}" for k in sorted(settings))
+    return f"{base}[{inner}]"

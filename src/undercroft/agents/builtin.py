@@ -21,7 +21,14 @@ from undercroft.agents.knobs import (
 )
 from undercroft.agents.master import Master
 from undercroft.agents.randomly import RandomPolicy
-from undercroft.agents.registry import ALIASES, POLICIES, Policy, PolicyFactory, register_policy
+from undercroft.agents.registry import (
+    ALIASES,
+    POLICIES,
+    RESOLVERS,
+    Policy,
+    PolicyFactory,
+    register_policy,
+)
 from undercroft.core.dice import DiceSampler
 from undercroft.crawl.engine import Seat
 
@@ -64,3 +71,4 @@ def register_builtins() -> None:
     register_policy("master", _tuned(CarefulKnobs(), MasterKnobs()))
     ALIASES["heuristic"] = "basic"
     ALIASES["dm"] = "basic"
+    RESOLVERS.append(tuned)

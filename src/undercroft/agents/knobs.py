@@ -25,8 +25,11 @@ class CarefulKnobs:
 
     gather: int = 4
     """How far (in squares of walking) the others may be before the leading hero forces a
-    door or walks into the unknown; 0 turns gathering off (every hero goes its own way,
-    as ``basic`` does)."""
+    door (it waits up to two turns for them); 0: no waiting at doors."""
+    muster: int = 1
+    """Before exploring an area, wait (up to two turns) for the heroes who can join: 0
+    never; 1 in the area a visit goal names; 2 also in every area while a visit goal
+    names an area not found yet (a secret room a text may reveal)."""
     retreat: int = 2
     """A hero at this Health or less leaves a fight it may lose, evades, and hangs back."""
     stamina: str = "odds"
@@ -52,15 +55,18 @@ class MasterKnobs:
     """1: monsters go for the weakest hero they can reach and gang up; 0: the nearest
     hero, as ``basic``."""
     stamina: str = "odds"
-    """``odds``: Stamina weighed with the exact odds; ``flat``: at most 1, as ``basic``."""
+    """``odds``: Stamina weighed with the exact odds; ``all``: all a monster may spend,
+    every fight (a monster's Stamina never comes back); ``flat``: at most 1, as
+    ``basic``."""
     abilities: int = 1
     """1: an ability whenever it does more than moving would; 0: on a coin flip, as
     ``basic``."""
 
 
-CHOICES: Final[dict[str, tuple[str, ...]]] = {"stamina": ("odds", "flat")}
+CHOICES: Final[dict[str, tuple[str, ...]]] = {"stamina": ("odds", "flat", "all")}
 RANGES: Final[dict[str, tuple[int, int]]] = {
     "gather": (0, 20),
+    "muster": (0, 2),
     "retreat": (0, 10),
     "spells": (0, 1),
     "rest": (0, 1),

@@ -56,6 +56,10 @@ class Master(DungeonMaster):
     def act(self, obs: ViewLike) -> Action:
         if obs.decision == "monster_movement":
             return self.move(obs)
+        if obs.decision == "fight_stamina" and self.knobs.stamina == "all":
+            most = max(a.points for a in obs.legal_of(FightStamina))
+            self.reason = f"Stamina {most}: all it may spend (it never comes back)"
+            return FightStamina(most)
         if obs.decision == "fight_stamina" and self.knobs.stamina == "odds":
             return self.fight_stamina(obs)
         if obs.decision == "mental_spend" and self.knobs.stamina == "odds":

@@ -31,6 +31,24 @@ POLICIES: Final[dict[str, PolicyFactory]] = {}
 """Every policy by name, the built-in ones and those registered since."""
 ALIASES: Final[dict[str, str]] = {}
 """Older names still accepted, and the name they stand for (``heuristic``: ``basic``)."""
+RESOLVERS: Final[list[Callable[[str], str]]] = []
+"""Functions that register a name not yet known and give its registered name, or raise
+``ValueError`` saying why it is no policy (``careful[gather=0]``: a built-in with
+knobs, :func:`undercroft.agents.builtin.tuned`), so such a name works in any process."""
+
+
+def resolve(name: str) -> str:
+    """The registered name ``name`` stands for: itself, what an alias names, or what a
+    resolver registers; a ``KeyError`` if none knows it."""
+    if name in POLICIES:
+        return name
+    if name in ALIASES:
+        return ALIASES[name]
+    for resolver in RESOLVERS:
+        found = resolver(name)
+        if found in POLICIES:
+            return found
+    raise KeyError(f"no policy {name!r}; known: {', '.join(sorted(POLICIES))}")
 
 
 def register_policy(name: str, factory: PolicyFactory) -> None:
@@ -40,7 +58,4 @@ def register_policy(name: str, factory: PolicyFactory) -> None:
 
 def make_policy(name: str, seat: Seat, rng: DiceSampler) -> Policy:
     """The policy ``name`` (or an alias of one) for ``seat``, with its own sampler."""
-    factory = POLICIES.get(name) or POLICIES.get(ALIASES.get(name, ""))
-    if factory is None:
-        raise KeyError(f"no policy {name!r}; known: {', '.join(sorted(POLICIES))}")
-    return factory(seat, rng)
+    return POLICIES[resolve(name)](seat, rng)

@@ -224,7 +224,7 @@ def is_trait_test(entry: LogEntry) -> bool:
 
 def reachable(start: Square, budget: int, passable: Set[Square], goal: Set[Square]) -> bool:
     """Whether a square of ``goal`` lies within ``budget`` steps of ``start``, walking
-    orthogonally (C-DIST-01) through ``passable`` squares, figures ignored."""
+    orthogonally (as the rules count squares) through ``passable`` squares, figures ignored."""
     if start in goal:
         return True
     seen = {start}

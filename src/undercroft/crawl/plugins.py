@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any
 
-from undercroft.agents.registry import ALIASES, POLICIES, Policy, register_policy
+from undercroft.agents.registry import ALIASES, POLICIES, Policy, register_policy, resolve
 from undercroft.core.dice import DiceSampler
 from undercroft.crawl.actions import Action
 from undercroft.crawl.engine import Seat
@@ -87,6 +87,12 @@ def resolve_policy(name: str) -> str:
         return name
     if name in ALIASES:
         return ALIASES[name]
+    if "[" in name or "]" in name:
+        # A built-in with knobs, careful[gather=0] (docs/players.md).
+        try:
+            return resolve(name)
+        except (KeyError, ValueError) as exc:
+            raise PolicyError(name, str(exc).strip("\"'")) from None
     known = ", ".join(sorted(n for n in POLICIES if not is_plugin(n)))
     if ":" not in name:
         raise PolicyError(

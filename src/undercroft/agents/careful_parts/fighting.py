@@ -8,8 +8,11 @@ from typing import Any
 
 from undercroft.agents.careful_parts.common import (
     DEATHS_DOOR,
+    EXHAUSTED_COST,
+    HURT_WEIGHT,
     KILL,
     MAGIC_POINT,
+    RESERVE_COST,
     STAMINA_POINT,
     CarefulBase,
     name,
@@ -217,7 +220,9 @@ class Fighting(CarefulBase):
         win_worth = KILL if kill else KILL * fight["hero_damage"] / max(1, fight["monster_health"])
         falls = fight["monster_damage"] >= fight["hero_health"]
         hurt = (
-            DEATHS_DOOR if falls else 0.5 * fight["monster_damage"] / max(1, fight["hero_health"])
+            DEATHS_DOOR
+            if falls
+            else HURT_WEIGHT * fight["monster_damage"] / max(1, fight["hero_health"])
         )
         info = self.hero_info(obs, fight["hero"])
         # Keep 2 Stamina back to evade with, when this hero may need to (C-CMB-01).
@@ -229,9 +234,9 @@ class Fighting(CarefulBase):
             odds[points] = win
             cost = STAMINA_POINT * points
             if info["stamina"] - points < reserve:
-                cost += 0.15
+                cost += RESERVE_COST
             if info["stamina"] - points <= 0:
-                cost += 0.1  # Exhausted until full again (C-EXH-01)
+                cost += EXHAUSTED_COST  # Exhausted until full again (C-EXH-01)
             worth = win * win_worth - lose * hurt - cost
             if worth > best_worth + 1e-9:
                 best, best_worth = points, worth

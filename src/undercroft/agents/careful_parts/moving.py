@@ -20,6 +20,9 @@ from undercroft.crawl.actions import (
 )
 from undercroft.crawl.observe import HeroSeen, ViewLike
 
+GOAL_MUSTER = 4
+"""Turns the party gives everyone to reach the area of a visit goal before exploring it."""
+
 
 class Moving(CarefulBase):
     """Moving as a team: the leader waits at doors, the party explores goal areas together."""
@@ -53,11 +56,11 @@ class Moving(CarefulBase):
         leaving = self.should_leave(obs)
         if monsters and not leaving:
             return self.fight_move(obs, hero, heroes, monsters)
-        gathering = self.knobs.gather > 0 and lead is not None and not leaving
-        if gathering:
+        if self.knobs.muster and not leaving:
             join = self.join_muster(obs, hero, heroes)
             if join is not None:
                 return join
+        gathering = self.knobs.gather > 0 and lead is not None and not leaving
         dying = hero.health == 0 and not monsters
         action = self.hero_move(obs, hero, heroes, leaving or (dying and bool(obs.exits)))
         if gathering and isinstance(action, OpenDoor) and lead is not None and hero.id == lead.id:
@@ -154,21 +157,19 @@ class Moving(CarefulBase):
             assert hero.pos is not None
             rank = self.area_rank(obs, hero.pos)
             area = obs.revealed[rank] if rank != NO_AREA else None
-            if (
-                area is not None
-                and area not in self.explored
-                and self.knobs.gather > 0
-                and self.worth_mustering(obs, area)
-            ):
-                coming = self.could_join(obs, hero, heroes, rank, self.worth_mustering(obs, area))
+            if area is not None and area not in self.explored and self.worth_mustering(obs, area):
+                turns = self.worth_mustering(obs, area)
+                coming = self.could_join(obs, hero, heroes, rank, turns)
                 muster = self.notes.get("muster")
-                if muster is None or muster[0] != area:
-                    muster = self.notes["muster"] = (area, obs.turn)
-                if coming and obs.turn - muster[1] < self.patience:
+                if muster is None or muster[0] != area or obs.turn - muster[3] > 1:
+                    # A new wait (an old one for this area, broken off, starts again).
+                    muster = (area, obs.turn, turns, obs.turn)
+                self.notes["muster"] = muster = (*muster[:3], obs.turn)
+                if coming and obs.turn - muster[1] < turns:
                     self.reason = (
                         f"{name(hero.id)} waits to explore the {area}: "
                         + ", ".join(name(h.id) for h in coming)
-                        + " can join within two turns"
+                        + f" can join within {turns} turns"
                     )
                     return Explore(hero.id, False)
             if area is not None:
@@ -182,17 +183,19 @@ class Moving(CarefulBase):
 
     def worth_mustering(self, obs: ViewLike, area: str) -> int:
         """How many turns to let the others take to join before exploring ``area`` (0:
-        do not wait): two for the area of an open visit goal; one while a visit goal
+        do not wait): :data:`GOAL_MUSTER` for the area of an open visit goal (its text is
+        read once, and may test its first explorer: the whole party should be there,
+        first in party order first); one while a visit goal
         names an area not yet found (a secret room may be found by a text that tests
         every explorer), so that only heroes close by are waited for."""
         revealed = set(obs.revealed)
         turns = 0
         for goal in self.open_goals(obs):
-            if goal.kind != "visit":
+            if goal.kind != "visit" or not self.knobs.muster:
                 continue
             if goal.target == area:
-                return 2
-            if goal.target not in revealed:
+                return GOAL_MUSTER
+            if goal.target not in revealed and self.knobs.muster >= 2:
                 turns = 1
         return turns
 
@@ -219,7 +222,7 @@ class Moving(CarefulBase):
     ) -> Action | None:
         """A hero outside the area the party musters in walks into it."""
         muster = self.notes.get("muster")
-        if muster is None or hero.pos is None or obs.turn - muster[1] > self.patience:
+        if muster is None or hero.pos is None or obs.turn - muster[1] > muster[2]:
             return None
         area = muster[0]
         if area in self.explored:

@@ -114,6 +114,17 @@ def needed_means(difference: float, s1: float, s2: float) -> float:
     return math.ceil((za + zb) ** 2 * (s1 * s1 + s2 * s2) / difference**2)
 
 
+def paired_exact(only_a: int, only_b: int) -> float:
+    """McNemar's exact test for paired wins: two runs on the same seeds, ``only_a`` seeds
+    won by A alone and ``only_b`` by B alone (the seeds both or neither won say nothing
+    of the difference). Two-sided binomial test of ``only_a`` in ``only_a + only_b`` at
+    1/2; 1.0 when no seed differs."""
+    discordant = only_a + only_b
+    if discordant == 0:
+        return 1.0
+    return float(stats.binomtest(only_a, discordant, 0.5).pvalue)
+
+
 def holm(p_values: Sequence[float]) -> list[float]:
     """Holm's adjusted p-values, in the order given (``nan`` stays ``nan``)."""
     indexed = sorted((p, i) for i, p in enumerate(p_values) if math.isfinite(p))

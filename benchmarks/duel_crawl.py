@@ -76,12 +76,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
-    print(
-        f"# {a} (DM {dm_a}) against {b} (DM {dm_b}), seeds {seeds.start}-{seeds.stop - 1}, {date.today()}"
-    )
+    span = f"seeds {seeds.start}-{seeds.stop - 1}"
+    print(f"# {a} (DM {dm_a}) against {b} (DM {dm_b}), {span}, {date.today()}")
     print()
     print(
-        "| adventure | party | won A | won B | A - B | only A | only B | p (exact paired) | turns A | turns B |"
+        "| adventure | party | won A | won B | A - B | only A | only B | p (exact paired) "
+        "| turns A | turns B |"
     )
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     with ProcessPoolExecutor(args.workers) as pool:

@@ -121,7 +121,14 @@ def test_a_game_the_server_plays_is_the_runners_game_byte_for_byte(client: Any) 
     game = game_of(client, data["id"])
     pack = default_pack()
     party = list(pack.heroes)[:4]
-    result = play(pack.ruleset("bone-priest"), party, seed=9, scenario="bone-priest")
+    result = play(
+        pack.ruleset("bone-priest"),
+        party,
+        seed=9,
+        heroes="basic",
+        dm="basic",
+        scenario="bone-priest",
+    )
     assert result.log is not None
     assert game.log.text() == result.log.text()
 

@@ -53,7 +53,10 @@ def tuned(name: str) -> str:
     base = ALIASES.get(base, base)
     if base not in ("careful", "master"):
         if settings:
-            raise KnobError(f"{name!r}: only careful and master take knobs")
+            raise KnobError(
+                f"{base} has no knobs (only careful and master do: --set policy.KNOB=V and "
+                "--set dm.KNOB=V go to them)"
+            )
         return base
     # Both names stand for the pair; each seat reads the knobs of its own policy.
     careful = with_knobs(CarefulKnobs(), settings, base) if base == "careful" else CarefulKnobs()

@@ -131,6 +131,15 @@ def parse_policy(name: str) -> tuple[str, dict[str, str]]:
     return base, settings
 
 
+def fold(name: str, knobs: dict[str, str]) -> str:
+    """``name`` with ``knobs`` added (over any it names already): ``careful`` and
+    ``{"gather": "0"}`` give ``careful[gather=0]``. Checked when the name is resolved."""
+    if not knobs:
+        return name
+    base, settings = parse_policy(name)
+    return policy_name(base, {**settings, **knobs})
+
+
 def policy_name(base: str, settings: dict[str, str]) -> str:
     """The name a policy with knobs is recorded under (knobs sorted, so equal settings
     give equal names)."""

@@ -13,7 +13,7 @@ from undercroft.analysis.keep_batch import KeepScenario
 from undercroft.analysis.plugin import BatchRuleset
 from undercroft.analysis.rulesets import RULESETS, ruleset_named
 from undercroft.clikit import fail
-from undercroft.crawl.cli import load_set, party_of, policies
+from undercroft.crawl.cli import load_set, party_of, policies, with_knobs
 from undercroft.crawl.content import DEFAULT_PACK
 from undercroft.keep import settings as keep_settings
 from undercroft.keep.cli import open_world
@@ -29,8 +29,8 @@ def crawl_scenario(
     pack: Path | None,
 ) -> CrawlScenario:
     """The crawl scenario of the options, each checked (exit 2 naming the option)."""
-    policy, dm = policies(policy, dm)
     chosen, adventure_id, settings = load_set(target, pack, sets)
+    policy, dm = policies(*with_knobs(policy, dm, settings))
     heroes = party_of(party, chosen, adventure_id)
     folder = None if chosen.folder.resolve() == DEFAULT_PACK.resolve() else str(chosen.folder)
     return CrawlScenario(adventure_id, tuple(heroes), policy, dm, settings, folder)

@@ -264,9 +264,12 @@ class Header:
     scenario: str
     options: Mapping[str, Any] = field(default_factory=dict)
     actors: tuple[Actor, ...] = ()
+    players: Mapping[str, str] = field(default_factory=dict)
+    """Seat -> the policy that played it (crawl runs with built-in or plug-in players;
+    empty, and left out of the line, when people played or no policy was named)."""
 
     def to_json(self) -> JsonDict:
-        return {
+        found: JsonDict = {
             "type": "header",
             "ruleset": self.ruleset,
             "version": self.version,
@@ -275,6 +278,9 @@ class Header:
             "options": dict(self.options),
             "actors": [a.to_json() for a in self.actors],
         }
+        if self.players:
+            found["players"] = dict(self.players)
+        return found
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Header:
@@ -289,6 +295,7 @@ class Header:
             scenario=str(data.get("scenario", "")),
             options=dict(data.get("options", {})),
             actors=tuple(Actor.from_json(a) for a in data.get("actors", [])),
+            players={str(k): str(v) for k, v in dict(data.get("players", {})).items()},
         )
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from undercroft.agents.knobs import fold
 from undercroft.clikit import Output, check_paths, interrupted, interruptible, warn, writing
 from undercroft.clikit import fail as _fail
 from undercroft.core.content import ContentError, parse_toml, read_text
@@ -136,6 +138,17 @@ def adventure_file(adventure: str | None) -> Path | None:
     return Path(adventure) if adventure and adventure.endswith(".toml") else None
 
 
+def with_knobs(policy: str, dm: str, settings: Sequence[Setting]) -> tuple[str, str]:
+    """The policy names with the knobs of ``--set policy.KNOB=V`` and ``--set dm.KNOB=V``
+    folded in (``careful[gather=0]``, docs/players.md); checked when resolved."""
+    knobs: dict[str, dict[str, str]] = {"policy": {}, "dm": {}}
+    for s in settings:
+        if s.table in knobs:
+            value = s.value
+            knobs[s.table][s.field] = str(value).lower() if isinstance(value, bool) else str(value)
+    return fold(policy, knobs["policy"]), fold(dm, knobs["dm"])
+
+
 def policies(policy: str, dm: str) -> tuple[str, str]:
     """The two policies' registered names; an unknown one exits 2 naming the option."""
     names = []
@@ -183,9 +196,9 @@ def run_crawl(
         _fail("--view needs --log FILE: it says how the log is written.")
     if quiet and explain:
         warn("--explain shows the rule IDs of the account, which --quiet leaves out: ignored.")
-    policy, dm = policies(policy, dm)
     check_paths([("--log", log)], [("--adventure", adventure_file(adventure))])
-    chosen, adventure_id, _ = load_set(adventure, pack, sets)
+    chosen, adventure_id, settings = load_set(adventure, pack, sets)
+    policy, dm = policies(*with_knobs(policy, dm, settings))
     heroes = party_of(party, chosen, adventure_id)
     ruleset = chosen.ruleset(adventure_id)
     try:

@@ -91,8 +91,10 @@ def resolve_policy(name: str) -> str:
         # A built-in with knobs, careful[gather=0] (docs/players.md).
         try:
             return resolve(name)
-        except (KeyError, ValueError) as exc:
-            raise PolicyError(name, str(exc).strip("\"'")) from None
+        except KeyError as exc:
+            raise PolicyError(name, str(exc.args[0])) from None
+        except ValueError as exc:  # a knob that is not one, or out of its range
+            raise PolicyError(name, str(exc)) from None
     known = ", ".join(sorted(n for n in POLICIES if not is_plugin(n)))
     if ":" not in name:
         raise PolicyError(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from undercroft.agents.registry import Policy, make_policy
 from undercroft.core.dice import DiceSampler, derive_seed
-from undercroft.core.events import EventLog, EventSink
+from undercroft.core.events import EventLog, EventSink, Header
 from undercroft.crawl.actions import Action, Roll, actor_of
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import View, observe
@@ -55,7 +55,13 @@ def play(
     if sink is not None:
         state.sink = sink
     elif log:
-        events = EventLog(state.header(seed, scenario))
+        h = state.header(seed, scenario)
+        # The header names the players too: the same seed played by other policies is
+        # another game.
+        players = {"heroes": heroes, "dm": dm}
+        events = EventLog(
+            Header(h.ruleset, h.version, h.seed, h.scenario, h.options, h.actors, players)
+        )
         state.sink = events
     state.start()
     dice = DiceSampler(seed)
@@ -64,6 +70,13 @@ def play(
     if events is not None:
         events.close(state.summary())
     return RunResult(state, events, decisions)
+
+
+def header_of(state: State, seed: int, scenario: str | None, players: Mapping[str, str]) -> Header:
+    """The log header, naming who played each seat (a policy, or ``human``): the same
+    seed played by other players is another game."""
+    h = state.header(seed, scenario)
+    return Header(h.ruleset, h.version, h.seed, h.scenario, h.options, h.actors, dict(players))
 
 
 def seat_policies(seed: int, *, heroes: str | None, dm: str | None) -> dict[Seat, Policy]:

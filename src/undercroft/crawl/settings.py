@@ -6,7 +6,9 @@ A setting names one value of a crawl pack:
   (decks ``heroes``, ``monsters``, ``spells``, ``items``, ``traps``);
 * an adventure's field: ``adventures.greyhollow-cellars.light=12``;
 * an option (a rulings switch or engine limit, :class:`undercroft.crawl.ruleset.Options`):
-  ``options.ambusher_six=natural``.
+  ``options.ambusher_six=natural``;
+* a knob of the built-in hero policy or DM: ``policy.gather=0``, ``dm.focus=0`` (not
+  content: :data:`PLAYERS`).
 
 The value is read as a TOML value (``3``, ``true``, ``"a text"``, ``["Strong", "Agile"]``);
 a word that is not TOML is taken as a string, so ``natural`` needs no quotes. Settings are
@@ -42,7 +44,11 @@ DECKS = {
     "traps": ("crawl-traps", "trap"),
 }
 """Deck name in a key -> (the content kind of its files, the table holding its cards)."""
-TABLES = (*DECKS, "adventures", "options")
+PLAYERS = ("policy", "dm")
+"""Keys of the built-in players' knobs (``policy.gather=0``, ``dm.focus=0``): not content;
+the front doors fold them into the policy names (``careful[gather=0]``,
+docs/players.md), and :func:`check` and :func:`apply` pass them by."""
+TABLES = (*DECKS, "adventures", "options", *PLAYERS)
 FIXED = ("id", "kind")
 """Fields a setting may not change: they name the card rather than describe it."""
 
@@ -51,9 +57,9 @@ def parse(text: str) -> Setting:
     """``key=value`` as a :class:`Setting` (the shape of the key only; see :func:`check`)."""
     example = "monsters.orc.fighting=3 or options.ambusher_six=natural"
     parts, value = split(text, TABLES, example)
-    want = 2 if parts[0] == "options" else 3
+    want = 2 if parts[0] in ("options", *PLAYERS) else 3
     if len(parts) != want or not all(parts):
-        shape = "options.FIELD" if parts[0] == "options" else f"{parts[0]}.ID.FIELD"
+        shape = f"{parts[0]}.FIELD" if want == 2 else f"{parts[0]}.ID.FIELD"
         raise SettingError(f"--set {text}: the key must read {shape}")
     return Setting(".".join(parts), value, text)
 
@@ -71,6 +77,8 @@ def check(
         if s.key in seen:
             raise SettingError(f"--set {s.text}: {s.key} is already set by --set {seen[s.key]}")
         seen[s.key] = s.text
+        if s.table in PLAYERS:
+            continue  # a player's knob: checked with the policy it goes to
         known = ids.get(s.table)
         if s.card is not None and known is not None and s.card not in known:
             what = "adventure" if s.table == "adventures" else s.table.rstrip("s")

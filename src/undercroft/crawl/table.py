@@ -20,7 +20,7 @@ from undercroft.core.events import EventLog, write_text_atomic
 from undercroft.crawl.actions import Action, from_json, to_json
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.ruleset import Ruleset
-from undercroft.crawl.runner import play_until, seat_policies
+from undercroft.crawl.runner import header_of, play_until, seat_policies
 from undercroft.crawl.state import IllegalActionError, SaveError, State
 
 HUMAN = "human"
@@ -46,7 +46,8 @@ class Table:
         self.players = {seat: players.get(seat, HUMAN) for seat in PLAYED_SEATS}
         self.scenario = scenario or ruleset.adventure.id
         self.state = State(ruleset, self.party)
-        self.log = EventLog(self.state.header(seed, self.scenario))
+        named = {seat.value: who for seat, who in self.players.items()}
+        self.log = EventLog(header_of(self.state, seed, self.scenario, named))
         self.state.sink = self.log
         self.state.start()
         self.dice = DiceSampler(seed)

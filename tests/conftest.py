@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,10 @@ import pytest
 from undercroft.core import catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
+# The crawl tests' kit (tests/crawl/crawl_kit.py) builds boards for the players' tests too.
+KIT = str(ROOT / "tests" / "crawl")
+if KIT not in sys.path:
+    sys.path.insert(0, KIT)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

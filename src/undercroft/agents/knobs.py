@@ -51,9 +51,12 @@ class CarefulKnobs:
 class MasterKnobs:
     """How the ``master`` Dungeon Master plays (docs/players.md)."""
 
-    focus: int = 1
-    """1: monsters go for the weakest hero they can reach and gang up; 0: the nearest
-    hero, as ``basic``."""
+    focus: int = 2
+    """How monsters pick their fights (the heroes move first, C-CMB-01): 2 weigh the
+    fights each reachable square starts with the exact odds (C-FIGHT-02/05, C-DD-01/03)
+    and each hero by its worth to the party (its card's strength, the goal item it
+    holds, the last one standing); 1 the same with every hero worth alike (the weakest
+    and the one at Death's Door first); 0: the nearest hero, as ``basic``."""
     stamina: str = "odds"
     """``odds``: Stamina weighed with the exact odds; ``all``: all a monster may spend,
     every fight (a monster's Stamina never comes back); ``flat``: at most 1, as
@@ -73,7 +76,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "overcast": (0, 1),
     "light": (0, 1),
     "give_up": (1, 100),
-    "focus": (0, 1),
+    "focus": (0, 2),
     "abilities": (0, 1),
 }
 K = TypeVar("K", CarefulKnobs, MasterKnobs)

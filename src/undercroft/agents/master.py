@@ -1,32 +1,43 @@
 """``master``: a Dungeon Master who plays to win within the rules (the default DM).
 
 It keeps the ``basic`` DM's walks (:class:`~undercroft.agents.basic_dm.DungeonMaster`)
-and decides as a DM who wants the heroes dead would (its knobs: :class:`MasterKnobs`):
+and decides as a DM who wants the heroes dead would (its knobs: :class:`MasterKnobs`).
+The heroes move before the monsters (C-CMB-01), so in Monsters' Movement the DM sees
+where every hero will fight from and picks the fights:
 
 Focus
-    Each monster goes for the hero it hurts most: one it can reach this turn, the
-    weakest first (least Health, then a hero already in a fight, so the hero fights
-    several at -1 and worse, C-FIGHT-02), rather than simply the nearest.
+    Every walk that ends next to a hero is weighed by what the Fighting step would do
+    with the monsters where they would then stand, with the exact odds
+    (:mod:`undercroft.agents.odds`): a hero in 2, 3 or 4 fights fights each at -1, -2,
+    -3 (C-FIGHT-02), all damage lands at once (C-FIGHT-05), a hero brought to 0 Health
+    is at Death's Door (C-DD-01) and every creature that hits a hero already there forces
+    another roll (C-DD-03). So monsters gang up on the hero they can bring down or
+    finish, keep out of fights where heroes surround them, and the monster whose move
+    does the most goes first. A monster with no hero in reach closes in as ``basic``'s do.
 Abilities
-    A monster uses an ability (instead of moving) whenever it cannot reach a hero this
-    turn or already stands next to one, on the weakest hero in its reach.
+    An ability (instead of moving) is weighed the same way: its odds of hurting its
+    target (a Mental Combat, C-MENT-01..03, or a trait test) and what that hurt does to
+    the fights that follow, against the best walk.
 Stamina and Magic
-    Weighed with the exact odds (:mod:`undercroft.agents.odds`): a fight that could put
-    a hero at Death's Door or save a monster's life gets what it takes.
+    Weighed with the exact odds, counting the hero's other fights this step: a fight
+    that could put a hero at Death's Door, or roll for one already there, or save a
+    monster's life gets what it takes; a monster's Stamina never comes back.
 
 The rules keep guards, patrols and ambushers to their encounter types and monsters off
 traps (C-MON-02..04, C-TRAP-05). Every decision sets ``reason`` (the ``reason`` event,
-which the heroes' view never shows).
+which the heroes' view never shows). The DM reads only its seat's view.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from undercroft.agents.basic_dm import DungeonMaster
 from undercroft.agents.knobs import MasterKnobs
 from undercroft.agents.odds import fight_odds, mental_odds
 from undercroft.core.grid import Pos
+from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import (
     DONE,
     Action,
@@ -35,16 +46,171 @@ from undercroft.crawl.actions import (
     MonsterAbility,
     MonsterMove,
 )
-from undercroft.crawl.observe import HeroSeen, ViewLike
+from undercroft.crawl.context import Cards
+from undercroft.crawl.observe import ViewLike
+from undercroft.crawl.ruleset import Trait
 
-STAMINA_POINT = 0.06
+STAMINA_POINT = 0.01
 """What a monster's point of Stamina costs the DM (it does not come back)."""
 MAGIC_POINT = 0.15
+DEATH = 1.0
+"""What a hero's death is worth to the DM (the unit of every other worth)."""
+DOOR = 0.6
+"""A hero brought to Death's Door: dies on 1-3 at Turn End (C-DD-01), and is easy prey."""
+WOUND = 0.06
+"""A point of Health off a hero that stays above 0."""
+SLAIN = 0.25
+"""A monster slain, before its card's worth (:func:`monster_worth`)."""
+HURT = 0.03
+"""A point of Health off a monster that lives."""
+AWAY = Pos(-99, -99)
+"""Where a monster is put to weigh the fights without it."""
+HERO_STAMINA = 2
+"""What a hero is expected to spend on a fight (C-FIGHT-04), Stamina allowing."""
 
 
 def name(figure: str) -> str:
     bare = figure.partition(":")[2] or figure
     return bare.capitalize() if figure.startswith("hero:") else bare
+
+
+class Side:
+    """A hero or a monster as the DM weighs it in a fight (a plain class)."""
+
+    def __init__(
+        self,
+        id: str,
+        pos: Pos,
+        health: int,
+        fighting: int,
+        damage: int,
+        bonus: int,
+        strong: bool = False,
+        door_death: float = 0.5,
+        worth: float = 0.0,
+    ) -> None:
+        self.id = id
+        self.pos = pos
+        self.health = health
+        self.fighting = fighting
+        """Its card's Fighting Score with every modifier but C-FIGHT-02's."""
+        self.damage = damage
+        self.bonus = bonus
+        """The Stamina it is expected to spend a fight."""
+        self.strong = strong
+        self.door_death = door_death
+        """A hero's chance to die on one Death's Door roll (C-DD-01, C-DD-04)."""
+        self.worth = worth
+        """A monster's worth when slain."""
+
+
+def spread(blows: list[tuple[float, int]]) -> dict[int, float]:
+    """The chances of each total of damage from independent blows (chance, damage)."""
+    totals = {0: 1.0}
+    for p, damage in blows:
+        if p <= 0.0:
+            continue
+        step: dict[int, float] = {}
+        for total, q in totals.items():
+            step[total] = step.get(total, 0.0) + q * (1.0 - p)
+            step[total + damage] = step.get(total + damage, 0.0) + q * p
+        totals = step
+    return totals
+
+
+def hero_harm(hero: Side, blows: list[tuple[float, int]]) -> float:
+    """What the blows (chance to land, damage) do to a hero, in the DM's worth: a blow on
+    a hero at Death's Door is a roll to die (C-DD-03), a total that reaches its Health
+    puts it there (C-FIGHT-06), anything less wounds it."""
+    if not blows:
+        return 0.0
+    if hero.health <= 0:
+        lives = 1.0
+        for p, _damage in blows:
+            lives *= 1.0 - p * hero.door_death
+        return hero.worth * DEATH * (1.0 - lives)
+    worth = 0.0
+    for total, p in spread(blows).items():
+        if total >= hero.health:
+            worth += p * (DOOR + WOUND * hero.health)
+        else:
+            worth += p * WOUND * total
+    return hero.worth * worth
+
+
+def monster_loss(monster: Side, blows: list[tuple[float, int]]) -> float:
+    """What the blows do to a monster: slain at 0 Health (C-FIGHT-06), else hurt."""
+    if not blows:
+        return 0.0
+    worth = 0.0
+    for total, p in spread(blows).items():
+        if total >= monster.health:
+            worth += p * monster.worth
+        else:
+            worth += p * HURT * total
+    return worth
+
+
+def crowd(count: int) -> int:
+    """C-FIGHT-02: -1 in 2 fights, -2 in 3, -3 in 4."""
+    return -min(3, max(0, count - 1))
+
+
+@dataclass
+class Table:
+    """The heroes and monsters on the board as the DM weighs them (one a decision)."""
+
+    heroes: dict[str, Side]
+    monsters: dict[str, Side]
+
+    def pairs(self, where: dict[str, Pos]) -> list[tuple[Side, Side]]:
+        """Every fight (C-FIGHT-01) with the monsters at ``where``."""
+        found = []
+        for hero in self.heroes.values():
+            for monster in self.monsters.values():
+                if where[monster.id].is_adjacent(hero.pos):
+                    found.append((hero, monster))
+        return found
+
+    def worth(self, where: dict[str, Pos], health: dict[str, int] | None = None) -> float:
+        """What the Fighting step would be worth to the DM with the monsters at ``where``
+        (and heroes' Health as in ``health``): harm to heroes minus the monsters' loss."""
+        pairs = self.pairs(where)
+        if not pairs:
+            return 0.0
+        count: dict[str, int] = {}
+        for hero, monster in pairs:
+            count[hero.id] = count.get(hero.id, 0) + 1
+            count[monster.id] = count.get(monster.id, 0) + 1
+        on_hero: dict[str, list[tuple[float, int]]] = {}
+        on_monster: dict[str, list[tuple[float, int]]] = {}
+        for hero, monster in pairs:
+            hero_share = hero.bonus // count[hero.id] if count[hero.id] > 1 else hero.bonus
+            margin = (hero.fighting + crowd(count[hero.id]) + hero_share) - (
+                monster.fighting + crowd(count[monster.id]) + monster.bonus
+            )
+            hero_wins, monster_wins = fight_odds(margin, hero.strong)
+            on_hero.setdefault(hero.id, []).append((monster_wins, monster.damage))
+            on_monster.setdefault(monster.id, []).append((hero_wins, hero.damage))
+        worth = 0.0
+        for hid, blows in on_hero.items():
+            hero = self.heroes[hid]
+            if health is not None and hid in health:
+                hero = Side(
+                    hero.id, hero.pos, health[hid], hero.fighting, hero.damage, hero.bonus,
+                    hero.strong, hero.door_death, hero.worth,
+                )  # fmt: skip
+            worth += hero_harm(hero, blows)
+        for mid, blows in on_monster.items():
+            worth -= monster_loss(self.monsters[mid], blows)
+        return worth
+
+
+def monster_worth(fighting: int, damage: int, health: int, goal: bool) -> float:
+    """What losing a monster costs the DM: more for a stronger one, most for a foe a
+    ``slay`` goal names (its death meets the goal)."""
+    base = SLAIN + 0.02 * (fighting + damage) + 0.01 * health
+    return base + (0.6 if goal else 0.0)
 
 
 @dataclass
@@ -66,6 +232,81 @@ class Master(DungeonMaster):
             return self.mental_spend(obs)
         return super().act(obs)
 
+    # -- the table ---------------------------------------------------------------------
+
+    def table(self, obs: ViewLike) -> Table:
+        cards = cards_of(obs)
+        penalty = -1 if obs.light <= 0 else 0  # C-LIGHT-02
+        heroes: dict[str, Side] = {}
+        for h in obs.heroes:
+            pos = h["pos"]
+            if pos is None:
+                continue
+            card = cards.hero(h["id"])
+            bonus = sum(
+                cards.items[i["card"]].fighting_bonus
+                for i in h["items"]
+                if i["identified"] and i["card"] in cards.items
+            )
+            score = card.fighting + bonus + penalty - (1 if h["surprised"] else 0)
+            stamina = 0 if h["exhausted"] else min(HERO_STAMINA, int(h["stamina"]))
+            heroes[h["id"]] = Side(
+                h["id"],
+                Pos(pos[0], pos[1]),
+                int(h["health"]),
+                score,
+                card.damage,
+                stamina,
+                strong=Trait.STRONG in card.traits,
+                door_death=(2 if Trait.IRON_WILLED in card.traits else 3) / 6,
+            )
+        self.weigh_heroes(obs, heroes)
+        slay = {g.target for g in obs.goals_seen() if g.kind == "slay" and not g.met}
+        monsters: dict[str, Side] = {}
+        for m in obs.monsters:
+            profile = cards.monsters[m["kind"]]
+            monsters[m["id"]] = Side(
+                m["id"],
+                Pos(m["pos"][0], m["pos"][1]),
+                int(m["health"]),
+                profile.fighting,
+                profile.damage,
+                0,
+                worth=monster_worth(
+                    profile.fighting, profile.damage, profile.health, m["kind"] in slay
+                ),
+            )
+        return Table(heroes, monsters)
+
+    def weigh_heroes(self, obs: ViewLike, heroes: dict[str, Side]) -> None:
+        """Each hero's worth to its party (knob ``focus`` 2): the strongest fighters
+        carry the party, the last hero standing is the whole party, and a hero holding
+        a ``carry`` goal's item carries the goal."""
+        if self.knobs.focus < 2 or not heroes:
+            for hero in heroes.values():
+                hero.worth = 1.0
+            return
+        cards = cards_of(obs)
+        strength = {
+            h: cards.hero(h).fighting + cards.hero(h).damage + cards.hero(h).health / 4
+            for h in heroes
+        }
+        mean = sum(strength.values()) / len(strength)
+        carried = {g.target for g in obs.goals_seen() if g.kind == "carry" and not g.met}
+        holding = {
+            h["id"]
+            for h in obs.heroes
+            if h["id"] in heroes and any(i["card"] in carried for i in h["items"])
+        }
+        for hid, hero in heroes.items():
+            hero.worth = strength[hid] / mean
+            if hid in holding:
+                hero.worth *= 1.5
+            if len(heroes) == 1:
+                hero.worth *= 2.0
+
+    # -- Monsters' Movement ------------------------------------------------------------
+
     def move(self, obs: ViewLike) -> Action:
         acting = obs.actors()
         if not acting:
@@ -73,68 +314,156 @@ class Master(DungeonMaster):
             return DONE
         if not self.knobs.focus:
             return super().move(obs)
-        monster = acting[0]
-        heroes = [h for h in obs.heroes_seen() if h.pos is not None]
-        engaged = self.engaged(obs, heroes)
-        next_to = [
-            h
-            for h in heroes
-            if h.pos is not None and self.square_of(obs, monster).is_adjacent(h.pos)
-        ]
-        walks = obs.walk_ends(monster)
-        reach = [
-            (end, stamina, steps)
-            for end, stamina, steps in walks
-            if any(h.pos is not None and end.is_adjacent(h.pos) for h in heroes)
-        ]
+        table = self.table(obs)
+        where = {m.id: m.pos for m in table.monsters.values()}
+        best: tuple[float, int, int, int] | None = None
+        chosen: MonsterAbility | tuple[str, Pos, int] | None = None
+        why = ""
+        beside = {
+            Pos(h.pos.x + dx, h.pos.y + dy)
+            for h in table.heroes.values()
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        }
+        for order, monster in enumerate(acting):
+            here = where[monster]
+            # Each choice is weighed against the fights as they would be without it.
+            where[monster] = AWAY
+            base = table.worth(where)
+            for end, stamina, steps in obs.walk_ends(monster):
+                if end not in beside:
+                    continue  # no fight there: closing in is the fallback below
+                where[monster] = end
+                gain = table.worth(where) - base - STAMINA_POINT * stamina
+                key = (gain, -stamina, -steps, -order)
+                if best is None or key > best:
+                    best, chosen = key, (monster, end, stamina)
+                    why = self.fight_reason(table, monster, end, here, gain)
+            where[monster] = here
+            if self.knobs.abilities:
+                for ability in obs.legal_of(MonsterAbility, monster):
+                    gain = self.ability_gain(obs, table, where, base, ability)
+                    key = (gain, 0, 0, -order)
+                    if best is None or key > best:
+                        best, chosen = key, ability
+                        why = (
+                            f"{name(monster)} uses {ability.ability} on "
+                            f"{name(ability.target)}: worth {gain:+.2f}"
+                        )
+        if chosen is None:
+            return self.close_in(obs, acting[0])
+        self.reason = why
+        if isinstance(chosen, MonsterAbility):
+            return chosen
+        monster, end, stamina = chosen
+        return MonsterMove(monster, obs.walk_to(monster, end), stamina)
+
+    def fight_reason(self, table: Table, monster: str, end: Pos, here: Pos, gain: float) -> str:
+        foes = [h for h in table.heroes.values() if end.is_adjacent(h.pos)]
+        if not foes:
+            return f"{name(monster)} keeps out of the fight ({gain:+.2f})"
+        weakest = min(foes, key=lambda h: (h.health, h.id))
+        verb = "stays in its fight with" if end == here else "goes for"
+        others = sum(
+            1 for m, s in table.monsters.items() if m != monster and s.pos.is_adjacent(weakest.pos)
+        )
+        tail = f", with {others} more" if others else ""
+        door = " at Death's Door" if weakest.health == 0 else f" (Health {weakest.health})"
+        return f"{name(monster)} {verb} {name(weakest.id)}{door}{tail}: {gain:+.2f}"
+
+    def close_in(self, obs: ViewLike, monster: str) -> Action:
+        """No fight to pick this turn: an ability if it does any good (weighed in
+        :meth:`move`, so none here), else close in on the nearest hero, as ``basic``."""
+        action = self.basic_move(obs, monster)
+        self.reason = f"{name(monster)} closes in: no hero in reach"
+        return action
+
+    def basic_move(self, obs: ViewLike, monster: str) -> Action:
+        """``basic``'s choice for ``monster``: an ability on a coin flip (knob
+        ``abilities`` 0), else the walk that ends nearest a hero."""
         abilities = obs.legal_of(MonsterAbility, monster)
-        if abilities and self.knobs.abilities and (next_to or not reach):
-            health = {h.id: h.health for h in heroes}
-            ability = min(abilities, key=lambda a: (health.get(a.target, 99), a.target))
-            self.reason = f"{name(monster)} uses {ability.ability} on {name(ability.target)}: " + (
-                "already in a fight" if next_to else "no hero in reach this turn"
-            )
-            return ability
         if abilities and not self.knobs.abilities and self.rng.chance(0.5):
             self.reason = f"{name(monster)}: an ability, on a coin flip"
             return abilities[0]
-        if next_to:
-            self.reason = f"{name(monster)} stays in its fight with {name(next_to[0].id)}"
-            here = self.square_of(obs, monster)
-            stay = next((w for w in walks if w[0] == here and w[1] == 0), None)
-            if stay is not None:
-                return MonsterMove(monster, obs.walk_to(monster, here), 0)
-        if reach:
-            best: tuple[tuple[int, int, int, int], Pos, int, str] | None = None
-            for end, stamina, steps in reach:
-                for h in heroes:
-                    if h.pos is None or not end.is_adjacent(h.pos):
-                        continue
-                    key = (h.health, 0 if h.id in engaged else 1, stamina, steps)
-                    if best is None or key < best[0]:
-                        best = (key, end, stamina, h.id)
-            assert best is not None
-            _key, end, stamina, target = best
-            self.reason = f"{name(monster)} goes for {name(target)} (Health {_key[0]})" + (
-                ", who is already fighting" if target in engaged else ""
+        heroes = [(h.pos.x, h.pos.y) for h in obs.heroes_seen() if h.pos is not None]
+        best: tuple[Pos, int, int] | None = None
+        least = (0, 0, 0)
+        for end, stamina, steps in obs.walk_ends(monster):
+            gap = min(
+                (abs(end.x - hx) + abs(end.y - hy) for hx, hy in heroes),
+                default=-1,
             )
-            return MonsterMove(monster, obs.walk_to(monster, end), stamina)
-        return super().move(obs)
+            close = 0 if gap == 1 else max(gap, 0) + 1
+            if best is None or (close, stamina, steps) < least:
+                best, least = (end, stamina, steps), (close, stamina, steps)
+        if best is None:
+            raise ValueError(f"{monster} has no walk, not even staying put")
+        self.reason = f"{name(monster)}: toward the nearest hero"
+        return MonsterMove(monster, obs.walk_to(monster, best[0]), best[1])
 
-    def square_of(self, obs: ViewLike, monster: str) -> Pos:
-        for m in obs.monsters_seen():
-            if m.id == monster:
-                return m.pos
-        raise KeyError(monster)
+    def ability_gain(
+        self,
+        obs: ViewLike,
+        table: Table,
+        where: dict[str, Pos],
+        base: float,
+        ability: MonsterAbility,
+    ) -> float:
+        """What using ``ability`` (and so staying put) is worth over the board as it
+        stands: each way it can hurt its target, and what that does to the fights."""
+        hero = table.heroes.get(ability.target)
+        if hero is None:
+            return 0.0
+        kind = next((m["kind"] for m in obs.monsters if m["id"] == ability.monster), None)
+        if kind is None:
+            return 0.0
+        cards = cards_of(obs)
+        profile = cards.monsters[kind]
+        card = next((a for a in profile.abilities if a.name == ability.ability), None)
+        if card is None:
+            return 0.0
+        magic = profile.magic  # its Magic left is not on the board; its card's at most
+        hero_card = cards.hero(hero.id)
+        hero_magic = next((int(h["magic"]) for h in obs.heroes if h["id"] == hero.id), 0)
+        stay = table.worth(where)
+        gain = stay - base
+        for chance, damage in self.ability_blows(card.effects, hero_card.traits, magic, hero_magic):
+            if damage <= 0 or chance <= 0:
+                continue
+            left = max(0, hero.health - damage)
+            direct = hero_harm(hero, [(1.0, damage)])
+            gain += chance * (direct + table.worth(where, {hero.id: left}) - stay)
+        return gain
 
-    def engaged(self, obs: ViewLike, heroes: list[HeroSeen]) -> set[str]:
-        """Heroes next to a monster already."""
-        monsters = [m.pos for m in obs.monsters_seen()]
-        return {
-            h.id
-            for h in heroes
-            if h.pos is not None and any(p.is_adjacent(h.pos) for p in monsters)
-        }
+    def ability_blows(
+        self,
+        effects: tuple[Any, ...],
+        traits: frozenset[Trait],
+        magic: int,
+        hero_magic: int,
+    ) -> list[tuple[float, int]]:
+        """(chance, damage to the target) of each way the ability's effects may go."""
+        found: list[tuple[float, int]] = []
+        for effect in effects:
+            if isinstance(effect, fx.MentalCombat):
+                spend = min(1, magic)
+                against = min(1, hero_magic)
+                margin = (1 if Trait.IRON_WILLED in traits else 0) + against
+                margin -= effect.power + spend
+                _win, tie, lose = mental_odds(margin)
+                found.append((lose, damage_of(effect.on_lose)))
+                found.append((tie, damage_of(effect.on_tie)))
+            elif isinstance(effect, fx.TraitTest):
+                if effect.target == 0:
+                    fails = 0.0 if Trait(effect.trait) in traits else 1.0
+                else:
+                    bonus = 1 if Trait(effect.trait) in traits else 0
+                    fails = sum(1 for n in range(1, 7) if n + bonus < effect.target) / 6
+                found.append((fails, damage_of(effect.on_fail)))
+            elif isinstance(effect, fx.Damage):
+                found.append((1.0, effect.amount))
+        return found
+
+    # -- Stamina and Magic -------------------------------------------------------------
 
     def fight_stamina(self, obs: ViewLike) -> Action:
         most = max(a.points for a in obs.legal_of(FightStamina))
@@ -142,13 +471,15 @@ class Master(DungeonMaster):
         if fight is None or fight.get("kind") != "fight":
             self.reason = "at most 1 Stamina (no context)"
             return FightStamina(min(most, 1))
+        if most == 0:
+            self.reason = "no Stamina to spend"
+            return FightStamina(0)
+        answer = fight["side"] != fight["declares_first"]
         declared = int(fight.get("declared", 0))
-        margin = fight["hero_score"] - fight["monster_score"] + declared
+        hero_stamina = declared if answer else self.hero_spend(obs, fight["hero"])
+        margin = fight["hero_score"] - fight["monster_score"] + hero_stamina
         strong = bool(fight["strong_wins_ties"])
-        fells = fight["monster_damage"] >= fight["hero_health"]
-        win_worth = 1.4 if fells else 0.6 * fight["monster_damage"] / max(1, fight["hero_health"])
-        dies = fight["hero_damage"] >= fight["monster_health"]
-        lose_cost = 1.0 if dies else 0.5 * fight["hero_damage"] / max(1, fight["monster_health"])
+        win_worth, lose_cost = self.stakes(obs, fight)
         best, best_worth, odds = 0, -1e9, {}
         for points in range(most + 1):
             hero_wins, monster_wins = fight_odds(margin - points, strong)
@@ -163,6 +494,36 @@ class Master(DungeonMaster):
             else f"no Stamina: {odds[0]:.2f} to beat {target}, more would not pay"
         )
         return FightStamina(best)
+
+    def hero_spend(self, obs: ViewLike, hero: str) -> int:
+        for h in obs.heroes:
+            if h["id"] == hero:
+                return 0 if h["exhausted"] else min(HERO_STAMINA, int(h["stamina"]))
+        return 0
+
+    def stakes(self, obs: ViewLike, fight: dict[str, Any]) -> tuple[float, float]:
+        """(what beating the hero is worth, what losing to it costs) in this fight,
+        counting the hero's other fights this step (all damage lands at once,
+        C-FIGHT-05)."""
+        table = self.table(obs)
+        hero = table.heroes.get(fight["hero"])
+        monster = table.monsters.get(fight["monster"])
+        if hero is None or monster is None:
+            return DOOR, SLAIN
+        others: list[tuple[float, int]] = []
+        foes: list[tuple[float, int]] = []
+        where = {m.id: m.pos for m in table.monsters.values()}
+        for h, m in table.pairs(where):
+            if h.id == hero.id and m.id != monster.id:
+                # the other fights of this hero, at the odds the board gives them
+                margin = h.fighting + crowd(int(fight["fights_of_hero"])) + h.bonus - m.fighting
+                others.append((fight_odds(margin, h.strong)[1], m.damage))
+            if m.id == monster.id and h.id != hero.id:
+                margin = h.fighting + h.bonus - m.fighting
+                foes.append((fight_odds(margin, h.strong)[0], h.damage))
+        win = hero_harm(hero, [*others, (1.0, monster.damage)]) - hero_harm(hero, others)
+        lose = monster_loss(monster, [*foes, (1.0, hero.damage)]) - monster_loss(monster, foes)
+        return win, lose
 
     def mental_spend(self, obs: ViewLike) -> Action:
         most = max(a.points for a in obs.legal_of(MentalSpend))
@@ -180,3 +541,16 @@ class Master(DungeonMaster):
                 best, best_worth = points, worth
         self.reason = f"Magic {best} in the Mental Combat with {name(contest['hero'])}"
         return MentalSpend(best)
+
+
+def cards_of(obs: ViewLike) -> Cards:
+    """The cards every player may read (a snapshot made without them has none)."""
+    cards = obs.cards
+    if cards is None:
+        raise ValueError("the master DM needs the cards (observe() gives them)")
+    return cards
+
+
+def damage_of(effects: tuple[Any, ...]) -> int:
+    """The damage a branch of effects does to its hero."""
+    return sum(e.amount for e in effects if isinstance(e, fx.Damage))

@@ -25,11 +25,11 @@ KILL = 1.0
 """What a kill is worth to the heroes, the unit every other value is measured in."""
 DEATHS_DOOR = 1.4
 """What a hero falling to Death's Door costs (a 1 in 2 chance of dying each turn)."""
-STAMINA_POINT = 0.07
+STAMINA_POINT = 0.03
 """What a point of Stamina costs (it comes back at 1 a turn)."""
-HURT_WEIGHT = 0.5
+HURT_WEIGHT = 1.0
 """What a wound short of Death's Door costs, per share of the hero's Health it takes."""
-EXHAUSTED_COST = 0.1
+EXHAUSTED_COST = 0.25
 """What Exhaustion costs (no Stamina to spend until it is full again, C-EXH-01)."""
 RESERVE_COST = 0.15
 """What spending the last 2 Stamina a hurt hero keeps to evade with costs."""

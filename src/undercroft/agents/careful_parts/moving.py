@@ -13,6 +13,7 @@ from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     DONE,
     Action,
+    Cast,
     EndMovement,
     Explore,
     Move,
@@ -34,6 +35,13 @@ class Moving(CarefulBase):
             self.reason = "every hero has moved"
             return DONE
         heroes = obs.heroes_seen()
+        if self.knobs.spells and len(acting) > 1:
+            # A healer acts first when someone needs its heal (the others may wait for it).
+            for healer in heroes:
+                if healer.id in acting[1:] and healer.pos is not None:
+                    heal = self.first_aid(obs, healer, heroes, bool(obs.monsters))
+                    if isinstance(heal, Cast):
+                        return heal
         hero = next(h for h in heroes if h.id == acting[0])  # party order: the leader first
         choice = self.careful_move(obs, hero, heroes, self.leader(obs))
         if choice is not None:

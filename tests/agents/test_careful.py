@@ -1,0 +1,236 @@
+"""The careful party on scripted boards: the heal is cast, the hurt hero leaves the fight,
+the party waits to explore a goal's area together, Stamina follows the odds, Light is
+bought when none is wasted, healing is passed to who needs it; every decision says why.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from crawl_kit import HEROES, board, hero, ruleset, start
+
+from undercroft.agents.careful import CarefulParty
+from undercroft.agents.knobs import CarefulKnobs
+from undercroft.agents.odds import fight_odds
+from undercroft.core.dice import DiceSampler
+from undercroft.core.grid import AreaInfo, Pos
+from undercroft.crawl.actions import DONE, Cast, Explore, FightStamina, Move, Roll, Trade, UseItem
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import observe
+from undercroft.crawl.ruleset import Goal, Ruleset, Trait
+from undercroft.crawl.state import State
+
+HALL = board(
+    """
+    ##########
+    #a.b.....#
+    #........#
+    #........#
+    ##########
+    """,
+    """
+    ##########
+    #HHHHHHHH#
+    #HHHHHHHH#
+    #HHHHHHHH#
+    ##########
+    """,
+    {"H": AreaInfo("Hall")},
+)
+
+
+def party(rules: Ruleset, **cards: object) -> Ruleset:
+    """``rules`` with some heroes' cards replaced."""
+    heroes = dict(HEROES)
+    for hid, card in cards.items():
+        heroes[hid] = card  # type: ignore[assignment]
+    return dataclasses.replace(rules, heroes=heroes)
+
+
+def skip_to(state: State, kind: str) -> None:
+    """Answer every decision with nothing (stay put, explore nothing) until ``kind``."""
+    while state.pending is not None and state.pending.kind != kind:
+        if state.current_player() is Seat.CHANCE:
+            state.apply(Roll(tuple(5 for _ in range(state.pending.args["dice"]))))
+        elif state.pending.kind == "explore_choice":
+            state.apply(next(a for a in state.legal_actions() if isinstance(a, Explore)))
+        else:
+            state.apply(DONE)
+
+
+def careful(**knobs: object) -> CarefulParty:
+    return CarefulParty(DiceSampler(0), knobs=CarefulKnobs(**knobs))  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("C-SPELL-03", "C-TURN-03")
+def test_the_heal_is_cast_in_movement_on_the_hurt_hero() -> None:
+    rules = party(
+        ruleset(HALL, starts=("a", "b")),
+        dell=hero("dell", magic=3, spells=["mend"], traits=[Trait.LEARNED]),
+    )
+    state, _ = start(rules, ["ana", "dell"])
+    state.heroes["hero:ana"].health = 2
+    policy = careful()
+    action = policy.act(observe(state, Seat.HEROES))
+    assert action == Cast("hero:dell", "mend", None, False, "hero:ana")
+    assert "Dell casts mend on Ana" in policy.reason
+    # Nobody hurt enough: no heal.
+    state, _ = start(rules, ["ana", "dell"])
+    state.heroes["hero:ana"].health = 5
+    action = careful().act(observe(state, Seat.HEROES))
+    assert not isinstance(action, Cast)
+
+
+ARENA = board(
+    """
+    ##########
+    #a.......#
+    #o.......#
+    #........#
+    ##########
+    """
+)
+
+
+@pytest.mark.rule("C-CMB-01", "C-FIGHT-01")
+def test_the_hurt_hero_leaves_a_fight_it_could_fall_in() -> None:
+    slay = Goal("orc", "Slay the orc.", "slay", "orc")  # (no goal: the party would leave)
+    rules = ruleset(ARENA, starts=("a",), placements=[("orc", "o")], goals=[slay])
+    state, _ = start(rules, ["ana"])
+    skip_to(state, "movement")  # past the surprise rolls, the orc next to Ana
+    state.heroes["hero:ana"].health = 2  # the orc deals 2: Death's Door if it wins
+    policy = careful()
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move)
+    orc = next(iter(state.monsters.values())).pos
+    assert not action.path[-1].is_adjacent(orc)
+    assert "leaves the fight" in policy.reason
+    # At full Health the same hero stands and fights.
+    state.heroes["hero:ana"].health = 6
+    policy = careful()
+    action = policy.act(observe(state, Seat.HEROES))
+    assert not isinstance(action, Move)
+    assert "fights" in policy.reason
+    # With the knob at 0 it never leaves.
+    state.heroes["hero:ana"].health = 2
+    assert not isinstance(careful(retreat=0).act(observe(state, Seat.HEROES)), Move)
+
+
+# A shrine east of a long hall: Ana stands in the shrine, Bram eight squares behind.
+SHRINES = board(
+    """
+    ##############
+    #b.......'a..#
+    #........#...#
+    ##############
+    """,
+    """
+    ##############
+    #HHHHHHHH.SSS#
+    #HHHHHHHH#SSS#
+    ##############
+    """,
+    {"H": AreaInfo("Hall"), "S": AreaInfo("Shrine")},
+)
+PRAY = Goal("pray", "Pray in the Shrine.", "visit", "Shrine")
+
+
+@pytest.mark.rule("C-EXPL-01")
+def test_the_party_waits_to_explore_a_goals_area_together() -> None:
+    rules = ruleset(SHRINES, starts=("a", "b"), goals=[PRAY])
+    state, _ = start(rules, ["ana", "bram"])
+    # To the Explore step of turn 1 with nobody moved.
+    skip_to(state, "explore_choice")
+    policy = careful()
+    action = policy.act(observe(state, Seat.HEROES))
+    assert action == Explore("hero:ana", False)
+    assert "waits to explore the Shrine" in policy.reason and "Bram" in policy.reason
+    # With mustering off, Ana explores at once.
+    assert careful(muster=0).act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
+
+
+@pytest.mark.rule("C-FIGHT-04")
+@pytest.mark.parametrize(
+    ("hero_score", "monster_score", "spends"),
+    [(6, 1, False), (3, 5, True)],
+)
+def test_stamina_follows_the_exact_odds(hero_score: int, monster_score: int, spends: bool) -> None:
+    """A fight won 9 times in 10 gets nothing; a close one against a hard hitter gets
+    Stamina, and the reason quotes the odds before and after."""
+    policy = careful()
+    fight = {
+        "kind": "fight",
+        "hero": "hero:ana",
+        "monster": "monster:ogre-1",
+        "hero_score": hero_score,
+        "monster_score": monster_score,
+        "strong_wins_ties": False,
+        "declares_first": "dm",
+        "declared": 0,
+        "hero_health": 6,
+        "monster_health": 6,
+        "hero_damage": 2,
+        "monster_damage": 3,
+    }
+
+    class Seen:
+        decision = "fight_stamina"
+        context = fight
+        heroes = ({"id": "hero:ana", "stamina": 4},)
+
+        def legal_of(self, kind: type, actor: str | None = None) -> list[FightStamina]:
+            return [FightStamina(p) for p in range(4)]
+
+    points, before, after = policy.weigh_fight(Seen(), fight, 3)  # type: ignore[arg-type]
+    assert before == pytest.approx(fight_odds(hero_score - monster_score, False)[0])
+    assert (points > 0) is spends
+    assert after >= before
+
+
+@pytest.mark.rule("C-LIGHT-01")
+def test_light_is_bought_only_when_none_of_it_is_wasted() -> None:
+    rules = party(ruleset(HALL, starts=("a", "b")), ana=hero("ana", items=["torch"]))
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "explore_actions")
+    state.light = 19  # +2 would pass the cap of 20 (C-LIGHT-01)
+    policy = careful()
+    assert not isinstance(policy.light_action(observe(state, Seat.HEROES)), UseItem)
+    state.light = 17
+    action = policy.light_action(observe(state, Seat.HEROES))
+    assert isinstance(action, UseItem) and action.hero == "hero:ana"
+    assert "Light 17 -> 19" in policy.reason
+
+
+@pytest.mark.rule("C-TURN-06")
+def test_healing_goes_to_the_hurt_hero_in_trade() -> None:
+    rules = party(ruleset(HALL, starts=("a", "b")), ana=hero("ana", items=["tonic"]))
+    state, _ = start(rules, ["ana", "bram"])
+    for item in state.heroes["hero:ana"].items:
+        state.items[item].identified = True
+    skip_to(state, "trade")
+    state.heroes["hero:bram"].health = 2
+    policy = careful()
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Trade)
+    assert (action.giver, action.receiver) == ("hero:ana", "hero:bram")
+    assert "passes" in policy.reason
+
+
+def test_every_decision_of_a_whole_game_says_why() -> None:
+    from undercroft.crawl.content import default_pack
+    from undercroft.crawl.runner import play
+
+    pack = default_pack()
+    result = play(
+        pack.ruleset("bone-priest"), ["brenna", "corvin", "ysolde", "mirela"], seed=3,
+        heroes="careful", dm="master",
+    )  # fmt: skip
+    assert result.log is not None
+    reasons = [e for e in result.log.entries if e.event.type == "reason"]
+    decisions = result.decisions
+    assert len(reasons) == decisions  # one reason a decision, both seats
+    assert all(e.event.rules == () and e.event.fields["reason"] for e in reasons)
+    assert {e.event.fields["seat"] for e in reasons} == {"heroes", "dm"}
+    assert result.log.header.players == {"heroes": "careful", "dm": "master"}
+    assert Pos(0, 0) != Pos(1, 0)  # (the board helpers imported above are used)

@@ -100,7 +100,7 @@ def test_the_hurt_hero_leaves_a_fight_it_could_fall_in() -> None:
     state, _ = start(rules, ["ana"])
     skip_to(state, "movement")  # past the surprise rolls, the orc next to Ana
     state.heroes["hero:ana"].health = 2  # the orc deals 2: Death's Door if it wins
-    policy = careful()
+    policy = careful(retreat=2)
     action = policy.act(observe(state, Seat.HEROES))
     assert isinstance(action, Move)
     orc = next(iter(state.monsters.values())).pos
@@ -108,11 +108,11 @@ def test_the_hurt_hero_leaves_a_fight_it_could_fall_in() -> None:
     assert "leaves the fight" in policy.reason
     # At full Health the same hero stands and fights.
     state.heroes["hero:ana"].health = 6
-    policy = careful()
+    policy = careful(retreat=2)
     action = policy.act(observe(state, Seat.HEROES))
     assert not isinstance(action, Move)
     assert "fights" in policy.reason
-    # With the knob at 0 it never leaves.
+    # With the knob at 0 (the default) it never leaves.
     state.heroes["hero:ana"].health = 2
     assert not isinstance(careful(retreat=0).act(observe(state, Seat.HEROES)), Move)
 
@@ -142,11 +142,11 @@ def test_the_party_waits_to_explore_a_goals_area_together() -> None:
     state, _ = start(rules, ["ana", "bram"])
     # To the Explore step of turn 1 with nobody moved.
     skip_to(state, "explore_choice")
-    policy = careful()
+    policy = careful(muster=1)
     action = policy.act(observe(state, Seat.HEROES))
     assert action == Explore("hero:ana", False)
     assert "waits to explore the Shrine" in policy.reason and "Bram" in policy.reason
-    # With mustering off, Ana explores at once.
+    # With mustering off (the default), Ana explores at once.
     assert careful(muster=0).act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
 
 

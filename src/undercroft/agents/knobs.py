@@ -23,15 +23,20 @@ class KnobError(ValueError):
 class CarefulKnobs:
     """How the ``careful`` party plays (docs/players.md)."""
 
-    gather: int = 4
+    gather: int = 0
     """How far (in squares of walking) the others may be before the leading hero forces a
     door (it waits up to two turns for them); 0: no waiting at doors."""
-    muster: int = 1
+    muster: int = 0
     """Before exploring an area, wait (up to two turns) for the heroes who can join: 0
     never; 1 in the area a visit goal names; 2 also in every area while a visit goal
     names an area not found yet (a secret room a text may reveal)."""
-    retreat: int = 2
-    """A hero at this Health or less leaves a fight it may lose, evades, and hangs back."""
+    retreat: int = 0
+    """A hero at this Health or less leaves a fight it may fall in, evades, and hangs back
+    (0: never; measured against ``master``, 1 and 2 lose more games than they save)."""
+    engage: int = 0
+    """1: in a fight walk to the square scored best (nearest, next to one monster rather
+    than several, a monster another hero fights, no stronger monster alone); 0: the
+    nearest monster, as ``basic`` (measured better against ``master``)."""
     stamina: str = "odds"
     """``odds``: Stamina a fight weighed with the exact odds; ``flat``: always 2, as
     ``basic``."""
@@ -71,6 +76,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "gather": (0, 20),
     "muster": (0, 2),
     "retreat": (0, 10),
+    "engage": (0, 1),
     "spells": (0, 1),
     "rest": (0, 1),
     "overcast": (0, 1),

@@ -27,6 +27,10 @@ class Policy(Protocol):
 
 
 PolicyFactory = Callable[[Seat, DiceSampler], Policy]
+DEFAULT_HEROES: Final = "careful"
+"""The hero policy of ``run``, ``batch``, ``sweep``, ``play``, ``campaign`` and the lobby."""
+DEFAULT_DM: Final = "master"
+"""The DM policy of the same commands."""
 POLICIES: Final[dict[str, PolicyFactory]] = {}
 """Every policy by name, the built-in ones and those registered since."""
 ALIASES: Final[dict[str, str]] = {}

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.clikit import interruptible
 from undercroft.crawl.cli import MAX_SEED
 
@@ -69,8 +70,8 @@ def batch(
     runs: RunsOption,
     workers: WorkersOption = None,
     seed: SeedOption = 1,
-    policy: PolicyOption = "heuristic",
-    dm: DmOption = "heuristic",
+    policy: PolicyOption = DEFAULT_HEROES,
+    dm: DmOption = DEFAULT_DM,
     party: PartyOption = None,
     days: DaysOption = None,
     sets: SetsOption = None,
@@ -113,8 +114,8 @@ def sweep(
     sets: SetsOption = None,
     workers: WorkersOption = None,
     seed: SeedOption = 1,
-    policy: PolicyOption = "heuristic",
-    dm: DmOption = "heuristic",
+    policy: PolicyOption = DEFAULT_HEROES,
+    dm: DmOption = DEFAULT_DM,
     party: PartyOption = None,
     out_dir: OutOption = None,
     backend: BackendOption = "local",

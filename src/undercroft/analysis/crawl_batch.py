@@ -29,6 +29,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.analysis import exercise
 from undercroft.analysis.crawl_metrics import CrawlMetrics
 from undercroft.analysis.plugin import Metric, Query, Rows, Section
@@ -44,8 +45,8 @@ class CrawlScenario:
 
     adventure: str
     party: tuple[str, ...]
-    policy: str = "heuristic"
-    dm: str = "heuristic"
+    policy: str = DEFAULT_HEROES
+    dm: str = DEFAULT_DM
     settings: tuple[Setting, ...] = ()
     pack: str | None = None
     """A content pack folder; ``None`` is the shipped pack."""
@@ -356,8 +357,8 @@ def scenario_of(
     adventure: str,
     party: Sequence[str],
     *,
-    policy: str = "heuristic",
-    dm: str = "heuristic",
+    policy: str = DEFAULT_HEROES,
+    dm: str = DEFAULT_DM,
     settings: Sequence[Setting] = (),
     pack: str | None = None,
 ) -> CrawlScenario:

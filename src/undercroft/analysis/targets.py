@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.analysis.crawl_batch import CrawlScenario
 from undercroft.analysis.keep_batch import KeepScenario
 from undercroft.analysis.plugin import BatchRuleset
@@ -70,8 +71,8 @@ def scenario_for(
             name
             for name, on in (
                 ("--party", party is not None),
-                ("--policy", policy != "heuristic"),
-                ("--dm", dm != "heuristic"),
+                ("--policy", policy != DEFAULT_HEROES),
+                ("--dm", dm != DEFAULT_DM),
                 ("--pack", pack is not None),
             )
             if on

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.core.dice import derive_seed
 from undercroft.core.files import PathError, check_input, data_folder
 from undercroft.crawl.content import Pack, default_pack, load_pack
@@ -247,8 +248,8 @@ def play(
     db: Path,
     name: str,
     *,
-    heroes_policy: str = "heuristic",
-    dm_policy: str = "heuristic",
+    heroes_policy: str = DEFAULT_HEROES,
+    dm_policy: str = DEFAULT_DM,
     before_record: Callable[[Any], None] | None = None,
 ) -> tuple[Status, Any]:
     """Play the next adventure with the party and record what came of it.

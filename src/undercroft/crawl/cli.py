@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from undercroft.agents.knobs import fold
+from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.clikit import Output, check_paths, interrupted, interruptible, warn, writing
 from undercroft.clikit import fail as _fail
 from undercroft.core.content import ContentError, parse_toml, read_text
@@ -176,8 +177,8 @@ def run_crawl(
         str | None,
         typer.Option(help="3 to 5 different hero ids, comma-separated (default: the first four)."),
     ] = None,
-    policy: PolicyOption = "heuristic",
-    dm: DmOption = "heuristic",
+    policy: PolicyOption = DEFAULT_HEROES,
+    dm: DmOption = DEFAULT_DM,
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Run seed (dice, policies).")] = 1,
     log: Annotated[Path | None, typer.Option(help="Write the event log (JSON Lines) here.")] = None,
     view: Annotated[
@@ -330,8 +331,8 @@ def campaign_status(name: Annotated[str, typer.Argument()], db: DbOption = None)
 @campaign_app.command("play")
 def campaign_play(
     name: Annotated[str, typer.Argument()],
-    policy: PolicyOption = "heuristic",
-    dm: DmOption = "heuristic",
+    policy: PolicyOption = DEFAULT_HEROES,
+    dm: DmOption = DEFAULT_DM,
     log: Annotated[Path | None, typer.Option(help="Write this adventure's event log here.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the summary.")] = False,
     db: DbOption = None,

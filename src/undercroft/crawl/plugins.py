@@ -68,6 +68,12 @@ def is_plugin(name: str) -> bool:
     return ":" in name
 
 
+def is_named(name: str) -> bool:
+    """A built-in policy's own name: not ``MODULE:FACTORY``, and not a built-in with
+    knobs (``careful[gather=0]``, registered when first named)."""
+    return ":" not in name and "[" not in name
+
+
 def _import(module_name: str) -> Any:
     here = os.getcwd()
     added = here not in sys.path
@@ -95,7 +101,7 @@ def resolve_policy(name: str) -> str:
             raise PolicyError(name, str(exc.args[0])) from None
         except ValueError as exc:  # a knob that is not one, or out of its range
             raise PolicyError(name, str(exc)) from None
-    known = ", ".join(sorted(n for n in POLICIES if not is_plugin(n)))
+    known = ", ".join(sorted(n for n in POLICIES if is_named(n)))
     if ":" not in name:
         raise PolicyError(
             name,

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from undercroft.agents.registry import DEFAULT_DM
 from undercroft.core.events import Event, EventSink, Time
 from undercroft.crawl.content import Pack
 from undercroft.crawl.runner import play
@@ -78,7 +79,7 @@ def game_of(summary: dict[str, Any], light0: bool | None = None) -> Game:
     )
 
 
-def play_game(pack: Pack, adventure: str, heroes: str, seed: int, dm: str = "heuristic") -> Game:
+def play_game(pack: Pack, adventure: str, heroes: str, seed: int, dm: str = DEFAULT_DM) -> Game:
     """One game of ``adventure`` by the pack's first four heroes, log off (the fastest
     game: no event is built, so Light 0 is not watched)."""
     result = play(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from undercroft.agents.registry import Policy, make_policy
+from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES, Policy, make_policy
 from undercroft.core.dice import DiceSampler, derive_seed
 from undercroft.core.events import EventLog, EventSink, Header
 from undercroft.crawl.actions import Action, Roll, actor_of
@@ -34,8 +34,8 @@ def play(
     party: Sequence[str],
     *,
     seed: int,
-    heroes: str = "heuristic",
-    dm: str = "heuristic",
+    heroes: str = DEFAULT_HEROES,
+    dm: str = DEFAULT_DM,
     log: bool = True,
     scenario: str | None = None,
     max_decisions: int = 100_000,

@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.clikit import check_paths, fail, interruptible, writing
 from undercroft.core.content import ContentError
 from undercroft.core.files import PathError, check_input
@@ -127,8 +128,8 @@ def play_crawl(
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Game seed (dice, policies).")] = 1,
     policy: Annotated[
         str, typer.Option(help="Policy for the heroes if you do not play them.")
-    ] = "heuristic",
-    dm: Annotated[str, typer.Option(help="Policy for the DM if you do not play it.")] = "heuristic",
+    ] = DEFAULT_HEROES,
+    dm: Annotated[str, typer.Option(help="Policy for the DM if you do not play it.")] = DEFAULT_DM,
     pack: Annotated[Path | None, typer.Option(help="A content pack folder.")] = None,
     save: Annotated[
         Path | None, typer.Option(help="Keep the game in this file after every decision.")
@@ -228,7 +229,7 @@ def _resumed(path: Path, pack: Path | None) -> tuple[Table, str | None]:
             raise SaveError("the save is damaged: field 'players' is not an object")
         for who in players.values():
             if who != HUMAN:
-                policies(str(who), "heuristic")
+                policies(str(who), DEFAULT_DM)
         return Table.replay(chosen.ruleset(str(adventure)), data), (
             None if folder is None else str(folder)
         )

@@ -27,7 +27,7 @@ from undercroft.crawl.actions import Action, from_json
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
-from undercroft.crawl.plugins import is_plugin
+from undercroft.crawl.plugins import is_named
 from undercroft.crawl.state import IllegalActionError
 from undercroft.crawl.table import HUMAN, PLAYED_SEATS, Table
 from undercroft.render.narrate import describe
@@ -45,7 +45,7 @@ def new_token() -> str:
 def policy_names() -> list[str]:
     """The built-in policies a seat may be played by (never MODULE:FACTORY over HTTP: the
     server imports no code a request names)."""
-    return sorted(name for name in POLICIES if not is_plugin(name))
+    return sorted(name for name in POLICIES if is_named(name))
 
 
 @dataclass(frozen=True)

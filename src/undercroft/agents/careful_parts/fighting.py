@@ -15,6 +15,7 @@ from undercroft.agents.careful_parts.common import (
     RESERVE_COST,
     STAMINA_POINT,
     CarefulBase,
+    amount,
     name,
 )
 from undercroft.agents.odds import fight_odds, mental_odds
@@ -77,7 +78,32 @@ class Fighting(CarefulBase):
         ):
             self.reason = f"{name(hero.id)} at Health {hero.health} hangs back"
             return None
-        return self.engage(obs, hero, heroes, monsters)
+        if self.knobs.spells and self.casts_from_afar(obs, hero):
+            self.reason = f"{name(hero.id)} keeps out of melee to cast (C-SPELL-06)"
+            return None
+        if self.knobs.engage:
+            return self.engage(obs, hero, heroes, monsters)
+        action = self.hero_move(obs, hero, heroes, False)  # the nearest monster, as basic
+        if action is not None:
+            self.reason = f"{name(hero.id)} closes in: {action.describe()}"
+        return action
+
+    def casts_from_afar(self, obs: ViewLike, hero: HeroSeen) -> bool:
+        """Whether the hero knows a combat spell it has the Magic for: it fights better
+        from out of reach (a caster in a fight fails its spell or fights on double ones,
+        C-SPELL-06)."""
+        info = self.hero_info(obs, hero.id)
+        cards = self.cards(obs)
+        for spell_id in info["spells"]:
+            spell = cards.spells.get(spell_id)
+            if (
+                spell is not None
+                and spell.casting.value == "combat"
+                and amount(spell.effects, "hurt_monster")
+                and info["magic"] >= spell.level
+            ):
+                return True
+        return False
 
     def engage(
         self,

@@ -21,6 +21,9 @@ from undercroft.crawl.actions import (
 )
 from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
 
+HURT = 2
+"""Health at or below which a hero drinks its healing (as ``basic`` does)."""
+
 
 class Magic(CarefulBase):
     """Spells and items: heals, Light, combat spells in range, overcasts that pay."""
@@ -30,7 +33,7 @@ class Magic(CarefulBase):
         self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...], fighting: bool
     ) -> Action | None:
         """Heal the hurt before moving: a heal spell on the most hurt hero it helps fully,
-        a healing item on a hero at ``retreat`` Health or less."""
+        a healing item on a hero at :data:`HURT` Health or less."""
         cards = self.cards(obs)
         if self.knobs.spells:
             best: tuple[int, Cast] | None = None
@@ -50,7 +53,7 @@ class Magic(CarefulBase):
                     obs, hero, spell.level, missing, heal, amount(spell.effects, "heal")
                 ):
                     continue
-                if missing < min(heal, 3) and target.health > self.knobs.retreat:
+                if missing < min(heal, 3) and target.health > HURT:
                     continue
                 gain = min(heal, missing) * 10 + (5 if target.health == 0 else 0)
                 if best is None or gain > best[0]:
@@ -65,7 +68,7 @@ class Magic(CarefulBase):
                     f"(Health {health})"
                 )
                 return cast
-        if hero.health <= self.knobs.retreat or (hero.health == 0):
+        if hero.health <= HURT:
             for use in obs.legal_of(UseItem, hero.id):
                 card = self.card_of(obs, hero.id, use.item)
                 if card is not None and amount(cards.items[card].effects, "heal"):

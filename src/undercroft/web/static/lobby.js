@@ -13,7 +13,7 @@ async function load() {
   for (const who of data.players) {
     const text = who === "human" ? "people (links below)" : `the built-in ${who} policy`;
     $("heroes-player").append(UC.el("option", { value: who, selected: who === "human" }, text));
-    $("dm-player").append(UC.el("option", { value: who, selected: who === "basic" }, text));
+    $("dm-player").append(UC.el("option", { value: who, selected: who === "master" }, text));
   }
   $("seed").value = Math.floor(Math.random() * 1e9);
 }

@@ -124,9 +124,13 @@ class Magic(CarefulBase):
             if any(m.pos.is_adjacent(hero.pos) for m in monsters):
                 continue
             spell = cards.spells[begin.spell]
-            reach = self.in_range(hero.pos, monsters, spell.range)
+            reach = [
+                m
+                for m in self.in_range(hero.pos, monsters, spell.range)
+                if self.outlives_melee(obs, m, heroes)
+            ]
             if not reach:
-                continue
+                continue  # none in range, or the fights will have killed it (a fizzle)
             plain = amount(spell.effects, "hurt_monster")
             strong = amount(spell.overcast or (), "hurt_monster")
             weakest = min(m.health for m in reach)
@@ -153,6 +157,22 @@ class Magic(CarefulBase):
             "a monster in range and none next to the caster"
         )
         return begin
+
+    def outlives_melee(
+        self, obs: ViewLike, monster: MonsterSeen, heroes: dict[str, HeroSeen]
+    ) -> bool:
+        """Whether ``monster`` is likely still there when spells are cast, after the
+        Fighting step (C-CMB-01: step 5 comes after step 4): not in a fight yet, or with
+        more Health than its fights would likely take (each hero next to it wins about
+        half the time)."""
+        cards = self.cards(obs)
+        fighting = [
+            h for h in heroes.values() if h.pos is not None and h.pos.is_adjacent(monster.pos)
+        ]
+        if not fighting:
+            return True
+        expected = sum(cards.hero(h.id).damage for h in fighting) / 2
+        return monster.health > expected + 0.5
 
     def in_range(self, at: Pos, monsters: tuple[MonsterSeen, ...], reach: int) -> list[MonsterSeen]:
         """Monsters within ``reach`` squares of walking (C-DIST-01) of ``at``: a spell's

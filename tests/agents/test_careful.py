@@ -234,3 +234,31 @@ def test_every_decision_of_a_whole_game_says_why() -> None:
     assert {e.event.fields["seat"] for e in reasons} == {"heroes", "dm"}
     assert result.log.header.players == {"heroes": "careful", "dm": "master"}
     assert Pos(0, 0) != Pos(1, 0)  # (the board helpers imported above are used)
+
+
+@pytest.mark.rule("C-SPELL-03", "C-LIGHT-01")
+def test_the_caster_party_plays_its_spells_where_basic_never_did() -> None:
+    """Over 40 seeded games of the Cellars with Brenna, Corvin, Ysolde and Mirela against
+    the master DM: careful casts Mend Wounds and Witchlight in most games (basic cast
+    neither: it casts nothing outside Spell Selection), and wins at least as often."""
+    from undercroft.crawl.content import default_pack
+    from undercroft.crawl.runner import play
+
+    pack = default_pack()
+    casters = ["brenna", "corvin", "ysolde", "mirela"]
+    seen: dict[str, list[int]] = {}
+    for name in ("careful", "basic"):
+        won = mend = witch = 0
+        for seed in range(40):
+            result = play(
+                pack.ruleset("greyhollow-cellars"), casters, seed=seed, heroes=name, dm="master"
+            )
+            assert result.log is not None
+            cast = {e.event.fields.get("spell") for e in result.log.of_type("spell.cast")}
+            won += bool(result.state.summary()["won"])
+            mend += "mend-wounds" in cast
+            witch += "witchlight" in cast
+        seen[name] = [won, mend, witch]
+    assert seen["basic"][1:] == [0, 0]
+    assert seen["careful"][1] >= 30 and seen["careful"][2] >= 30, seen
+    assert seen["careful"][0] >= seen["basic"][0], seen

@@ -3,7 +3,8 @@ almost never runs into the turn cap (C-END-01: won = out, with every goal met).
 
 Fixed seeds, few of them (the whole file runs in seconds): 12 games of the heuristic party
 (40 on the hardest adventure) and 6 of random play per adventure, both against the heuristic
-DM (``basic``, named: the default DM is ``master``). Over 300 seeds (README, `benchmarks/rates_crawl.py`) the heuristic party wins about 75%,
+DM (``basic``, named: the default DM is ``master``). Over 300 seeds (README,
+`benchmarks/rates_crawl.py`) the heuristic party wins about 75%,
 60% and 23% of the three adventures and hits the turn cap in 0%, 0% and under 1% of games,
 and random play wins none. Each margin is met with probability above 99% at those rates
 (binomial: at least 4 wins of 12 at 60%, at least 3 of 40 at 23%), so a change of the rules

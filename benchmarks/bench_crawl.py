@@ -53,8 +53,11 @@ BASELINE_COMMIT = "c20d064"
 
 def work(adventure: str, games: int, log: bool, policy: str | None = None) -> dict[str, float]:
     """Play ``games`` seeds of ``adventure`` with whatever ``undercroft`` is importable;
-    ``policy`` names the heroes' policy (``None``: the runner's default, the heuristic
-    party, which is how every version is called)."""
+    ``policy`` names the heroes' policy (``None``: the heuristic party, ``basic``). The
+    DM is the heuristic one throughout. Versions before the players' package
+    (``undercroft.agents``) are called with the runner's defaults, which were those."""
+    import importlib.util
+
     from undercroft.crawl.content import default_pack
     from undercroft.crawl.runner import play
 
@@ -62,6 +65,9 @@ def work(adventure: str, games: int, log: bool, policy: str | None = None) -> di
     ruleset = pack.ruleset(adventure)
     party = list(pack.heroes)[:4]
     heroes: dict[str, Any] = {} if policy is None else {"heroes": policy}
+    if importlib.util.find_spec("undercroft.agents") is not None:
+        # Since 0.5 the defaults are careful and master: name the players measured.
+        heroes = {"heroes": policy or "basic", "dm": "basic"}
     decisions = dice = turns = won = 0
     play(ruleset, party, seed=10_000, log=log, **heroes)  # warm up: imports, content, caches
     cpu, wall = time.process_time(), time.perf_counter()
@@ -278,8 +284,8 @@ def report(
 
 
 def side_by_side(variants: list[Variant], rows: dict[str, dict[str, float]]) -> None:
-    """Each policy other than basic beside basic of the same kind (compiled or Python):
-    adventures a second, and the ratio policy/basic."""
+    """Each policy other than basic (against the basic DM) beside basic of the same kind
+    (compiled or Python): adventures a second, and the ratio policy/basic."""
     basic = {v.pure: v for v in variants if v.name.startswith("this") and v.policy is None}
     for v in variants:
         if v.policy is None:

@@ -262,3 +262,21 @@ def test_the_caster_party_plays_its_spells_where_basic_never_did() -> None:
     assert seen["basic"][1:] == [0, 0]
     assert seen["careful"][1] >= 30 and seen["careful"][2] >= 30, seen
     assert seen["careful"][0] >= seen["basic"][0], seen
+
+
+def test_reasons_are_told_with_explain_only_and_never_to_the_heroes_from_the_dm() -> None:
+    from undercroft.crawl.content import default_pack
+    from undercroft.crawl.observe import observe_entries
+    from undercroft.crawl.runner import play
+    from undercroft.render.narrate import narrate
+
+    pack = default_pack()
+    result = play(pack.ruleset("greyhollow-cellars"), list(pack.heroes)[:4], seed=2)
+    assert result.log is not None
+    told = list(narrate(result.log, explain=True))
+    assert any(line.startswith("  (why, heroes: ") for line in told)
+    assert any(line.startswith("  (why, dm: ") for line in told)
+    assert not any("(why," in line for line in narrate(result.log))
+    heroes_view = observe_entries(result.log.entries, Seat.HEROES)
+    seats = {e.event.fields["seat"] for e in heroes_view if e.event.type == "reason"}
+    assert seats == {"heroes"}  # the DM's reasons may name what the heroes cannot see

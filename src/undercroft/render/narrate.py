@@ -131,6 +131,8 @@ FORMATS: dict[str, Callable[[Fields], str | None]] = {
     "spell.lost": lambda f: f"{name(f['hero'])} evades and loses the spell.",
     "spell.memorized": lambda f: f"{name(f['hero'])} memorizes {name(f['spell'])}.",
     "rest.started": lambda f: f"{name(f['hero'])} rests.",
+    # A player's reason (no rule IDs): told with --explain, and in the browser.
+    "reason": lambda f: f"(why, {f['seat']}: {f['reason']})",
     "exhausted": lambda f: f"{name(f['actor'])} is Exhausted.",
     "corpse.eaten": lambda f: f"Left alone, the corpse of {name(f['corpse'])} is looted and eaten.",
     "corpse.rescued": lambda f: f"{name(f['hero'])} carries {name(f['corpse'])}'s body out.",
@@ -182,7 +184,7 @@ def narrate(log: EventLog, *, explain: bool = False) -> Iterator[str]:
                 step = int(event.fields.get("squares", 1))
                 moves[actor] = (count + step, list(event.fields["to"]))
                 continue
-            if not explain and _routine(entry):
+            if not explain and (_routine(entry) or event.type == "reason"):
                 continue
             line = describe(entry)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:

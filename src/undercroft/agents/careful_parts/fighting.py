@@ -84,8 +84,18 @@ class Fighting(CarefulBase):
         if self.knobs.engage:
             return self.engage(obs, hero, heroes, monsters)
         action = self.hero_move(obs, hero, heroes, False)  # the nearest monster, as basic
-        if action is not None:
+        if isinstance(action, Move):
+            end = action.path[-1]
+            self.reason = f"{name(hero.id)} closes in on the monsters, to {end.x},{end.y}"
+        elif isinstance(action, OpenDoor):
+            where = f"{action.door.x},{action.door.y}"
+            self.reason = f"{name(hero.id)} forces the door at {where} toward the monsters"
+        elif action is not None:
             self.reason = f"{name(hero.id)} closes in: {action.describe()}"
+        elif hero.moves_left == 0:
+            self.reason = f"{name(hero.id)} has used its movement"
+        else:
+            self.reason = f"{name(hero.id)} waits: no monster it can reach this turn"
         return action
 
     def casts_from_afar(self, obs: ViewLike, hero: HeroSeen) -> bool:

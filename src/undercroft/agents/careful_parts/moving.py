@@ -74,15 +74,31 @@ class Moving(CarefulBase):
         if gathering and isinstance(action, OpenDoor) and lead is not None and hero.id == lead.id:
             action = self.hold_back(obs, hero, action)
         if action is None:
-            return self.wait(obs, hero, self.reason or f"{name(hero.id)}: nothing better this turn")
+            return self.wait(obs, hero, self.reason or self.why_stay(obs, hero, leaving))
         if not self.reason:
             self.reason = self.why_move(obs, hero, action, leaving)
         return action
 
+    def why_stay(self, obs: ViewLike, hero: HeroSeen, leaving: bool) -> str:
+        """Why a hero ends its movement where it is (the reason of an EndMovement)."""
+        who = name(hero.id)
+        if hero.moves_left == 0:
+            return f"{who} has used its movement"
+        if hero.pos is not None:
+            rank = self.area_rank(obs, hero.pos)
+            if rank != NO_AREA and obs.revealed[rank] not in self.explored and not leaving:
+                return f"{who} stays to explore the {obs.revealed[rank]}"
+        if leaving:
+            return f"{who} cannot get nearer the way out this turn"
+        return f"{who}: the way on is blocked this turn"
+
     def why_move(self, obs: ViewLike, hero: HeroSeen, action: Action, leaving: bool) -> str:
         who = name(hero.id)
         if isinstance(action, OpenDoor):
-            return f"{who} forces the door at {action.door.x},{action.door.y}: the party is close"
+            where = f"{action.door.x},{action.door.y}"
+            if self.knobs.gather:
+                return f"{who} forces the door at {where}: the others are close"
+            return f"{who} forces the door at {where}: somewhere new beyond it"
         if isinstance(action, Move):
             end = action.path[-1]
             if leaving:

@@ -18,9 +18,6 @@ from undercroft.crawl.context import Cards
 from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
 
 NO_AREA = 255
-FOLLOW_SLACK = 3
-"""How much further than ``gather`` a hero may fall behind the leader before it stops
-its own errand to close up."""
 KILL = 1.0
 """What a kill is worth to the heroes, the unit every other value is measured in."""
 DEATHS_DOOR = 1.4

@@ -4,12 +4,18 @@ in range (C-CMB-01, C-SPELL-06), overcasts that pay (C-SPELL-04)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+import tcod.map
+
 from undercroft.agents.careful_parts.common import (
     CarefulBase,
     amount,
     name,
 )
 from undercroft.core.grid import Pos
+from undercroft.core.sight import FOV_ALGORITHM
 from undercroft.crawl.actions import (
     DONE,
     Action,
@@ -21,6 +27,8 @@ from undercroft.crawl.actions import (
 )
 from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
 
+OPAQUE = np.frombuffer(b"#+&X?", dtype=np.uint8)
+"""The map characters that block sight as the party remembers the board (C-LOS-01)."""
 HURT = 2
 """Health at or below which a hero drinks its healing (as ``basic`` does)."""
 
@@ -175,11 +183,36 @@ class Magic(CarefulBase):
         return monster.health > expected + 0.5
 
     def in_range(self, at: Pos, monsters: tuple[MonsterSeen, ...], reach: int) -> list[MonsterSeen]:
-        """Monsters within ``reach`` squares of walking (C-DIST-01) of ``at``: a spell's
-        range, line of sight left to the rules (a miss fizzles)."""
+        """Monsters within ``reach`` squares of walking (C-DIST-01) of ``at`` and in its
+        line of sight (C-LOS-01) on the board as the party remembers it: a spell's reach
+        (a spell that reaches nobody fizzles)."""
         memory = self.memory
         search = self.walk_from(at)
-        return [m for m in monsters if search.distance(memory.index(m.pos)) <= reach]
+        seen = self.sight_from(at)
+        return [
+            m
+            for m in monsters
+            if search.distance(memory.index(m.pos)) <= reach and seen[m.pos.y, m.pos.x]
+        ]
+
+    def sight_from(self, at: Pos) -> Any:
+        """What ``at`` sees on the remembered board (C-LOS-01: walls, blockages and shut
+        doors block sight; a square never seen is taken to block it too), by the field of
+        view the rules use (:data:`undercroft.core.sight.FOV_ALGORITHM`); kept while the
+        memory is the same."""
+        memory = self.memory
+        kept: dict[tuple[Pos, bytes], Any] = self.notes.setdefault("sight", {})
+        key = (at, memory.codes)
+        found = kept.get(key)
+        if found is None:
+            if len(kept) > 32:
+                kept.clear()
+            codes = np.frombuffer(memory.codes, dtype=np.uint8)
+            clear = ~np.isin(codes, OPAQUE).reshape(-1, memory.width)
+            found = kept[key] = tcod.map.compute_fov(
+                clear, (at.y, at.x), radius=0, light_walls=True, algorithm=FOV_ALGORITHM
+            )
+        return found
 
     def on_casting_choice(self, obs: ViewLike) -> Action | None:
         """C-SPELL-06: keep the spell (fighting on double ones) only if losing every fight

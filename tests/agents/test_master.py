@@ -74,7 +74,6 @@ def hall(party: list[str], health: dict[str, int]) -> State:
     return state
 
 
-@pytest.mark.rule("C-FIGHT-05", "C-FIGHT-06", "C-CMB-01")
 @pytest.mark.parametrize("hurt", ["hero:ana", "hero:cora"])
 def test_a_monster_goes_for_the_hero_it_can_bring_to_deaths_door(hurt: str) -> None:
     """Both heroes are in reach; the one with 2 Health (the orc's Damage) falls to one
@@ -92,7 +91,6 @@ def test_a_monster_goes_for_the_hero_it_can_bring_to_deaths_door(hurt: str) -> N
     assert state.monsters[ORC].pos == end
 
 
-@pytest.mark.rule("C-DD-03", "C-CMB-01")
 def test_a_monster_goes_for_a_hero_at_deaths_door() -> None:
     """A hero at 0 Health rolls to die for every blow (C-DD-03): the orc finishes it
     rather than starting on a fresh hero."""
@@ -104,7 +102,6 @@ def test_a_monster_goes_for_a_hero_at_deaths_door() -> None:
     assert "Death's Door" in reason
 
 
-@pytest.mark.rule("C-CMB-01")
 def test_focus_0_closes_in_on_the_nearest_hero_as_basic_does() -> None:
     """The knob's ``basic`` value: the nearest hero (Ana, found first), whatever its
     Health; the same scene with focus on goes for hurt Cora instead."""
@@ -127,7 +124,6 @@ def fight_with(health: int, orc_stamina: int = 2) -> State:
     return state
 
 
-@pytest.mark.rule("C-FIGHT-04", "C-DD-01")
 def test_stamina_goes_into_a_fight_that_can_put_a_hero_at_deaths_door() -> None:
     state = fight_with(health=2)
     action, reason = decide(state)
@@ -135,14 +131,12 @@ def test_stamina_goes_into_a_fight_that_can_put_a_hero_at_deaths_door() -> None:
     assert reason.startswith("Stamina 2") and "Ana" in reason
 
 
-@pytest.mark.rule("C-FIGHT-04")
 def test_flat_stamina_spends_at_most_1_as_basic() -> None:
     state = fight_with(health=2)
     action, _ = decide(state, MasterKnobs(stamina="flat"))
     assert action == FightStamina(1)
 
 
-@pytest.mark.rule("C-MON-01", "C-MENT-01")
 def test_an_ability_is_used_when_no_hero_is_in_reach() -> None:
     """The gazer walks 2 squares; Ana is 5 away, in sight and in its Stare's range."""
     room = board(
@@ -166,7 +160,6 @@ def test_an_ability_is_used_when_no_hero_is_in_reach() -> None:
     assert moves == {MonsterAbility, MonsterMove}
 
 
-@pytest.mark.rule("C-CMB-01")
 def test_with_every_knob_at_basic_master_plays_the_basic_game() -> None:
     pack = default_pack()
     rules = pack.ruleset("bone-priest")

@@ -37,6 +37,7 @@ from undercroft.analysis.batch import BatchSpec, read_meta, run_batch, write_met
 from undercroft.analysis.formats import REPORT, Estimate, shown
 from undercroft.analysis.plugin import BatchRuleset, Metric
 from undercroft.analysis.rulesets import ruleset_named
+from undercroft.analysis.store import views
 from undercroft.analysis.targets import check_ruleset, scenario_for, scenario_words
 from undercroft.analysis.worker import run_seed
 from undercroft.clikit import checkpoints, fail, interrupted, progress, warn
@@ -208,9 +209,6 @@ def rule_exercise(spec: BatchSpec) -> exercise.ExerciseTable | None:
     prefix = exercise.PREFIXES.get(spec.ruleset)
     if prefix is None or "rules" not in spec.plugin.tables(spec.scenario):
         return None
-    # Loaded already by finish_batch (the report), after the workers are gone.
-    from undercroft.analysis.report import views
-
     with views(spec.folder, ["rules"]) as query:
         totals = exercise.totals_from(query)
     return exercise.tabulate(totals, spec.runs, exercise.catalogue_titles(), prefix)

@@ -13,17 +13,14 @@ rolled).
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-
-import duckdb
 
 from undercroft.analysis import plots
 from undercroft.analysis.formats import REPORT, Estimate, shown
 from undercroft.analysis.plugin import BatchRuleset, Metric, Section
-from undercroft.analysis.store import table_path
+from undercroft.analysis.store import views
 from undercroft.core.dice import derive_seed as run_seed
 from undercroft.core.files import write_text_atomic
 from undercroft.core.grid import Grid
@@ -95,20 +92,6 @@ def first_runs(query: Query, picks: Sequence[tuple[str, str]]) -> list[tuple[str
     return found
 
 
-@contextmanager
-def views(folder: Path, names: Sequence[str]) -> Iterator[Query]:
-    """A query function over the batch's tables, each a view named after it."""
-    with duckdb.connect() as conn:
-        for name in names:
-            path = table_path(folder, name)
-            if path.exists():
-                literal = "'" + str(path).replace("'", "''") + "'"
-                conn.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet({literal})")
-
-        def query(sql: str) -> list[tuple[Any, ...]]:
-            return conn.execute(sql).fetchall()
-
-        yield query
 
 
 def page(title: str, parts: Sequence[str]) -> str:

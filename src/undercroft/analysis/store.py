@@ -10,9 +10,12 @@ interrupted batch) removes them, so a folder never holds half a table under its 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -79,3 +82,20 @@ class ParquetStore:
                 writer.close()
             finally:
                 partial_path(table_path(self.folder, name)).unlink(missing_ok=True)
+
+
+@contextmanager
+def views(folder: Path, names: Sequence[str]) -> Iterator[Callable[[str], list[tuple[Any, ...]]]]:
+    """A query function over the batch's tables, each a view named after it (the
+    report and the command's own tables read the Parquet files through it)."""
+    with duckdb.connect() as conn:
+        for name in names:
+            path = table_path(folder, name)
+            if path.exists():
+                literal = "'" + str(path).replace("'", "''") + "'"
+                conn.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet({literal})")
+
+        def query(sql: str) -> list[tuple[Any, ...]]:
+            return conn.execute(sql).fetchall()
+
+        yield query

@@ -3,8 +3,9 @@ and resting (see :mod:`undercroft.agents.careful`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from undercroft.agents.basic_party import HeroParty
 from undercroft.agents.knobs import CarefulKnobs
@@ -18,6 +19,7 @@ from undercroft.crawl.context import Cards
 from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
 
 NO_AREA = 255
+T = TypeVar("T")
 KILL = 1.0
 """What a kill is worth to the heroes, the unit every other value is measured in."""
 DEATHS_DOOR = 1.4
@@ -82,19 +84,48 @@ class CarefulBase(HeroParty):
     def hero_info(self, obs: ViewLike, hero: str) -> dict[str, Any]:
         return next(h for h in obs.heroes if h["id"] == hero)
 
-    def walk_from(self, pos: Pos) -> Search:
-        """Walking distances from ``pos`` over the remembered board, figures ignored
-        (kept for the decision: the leader asks it of every follower)."""
-        memory = self.memory
-        kept: dict[tuple[Pos, bytes], Search] = self.notes.setdefault("walks", {})
-        key = (pos, memory.codes)
+    def kept(self, note: str, at: Pos, most: int, make: Callable[[], T]) -> T:
+        """What ``make`` works out for ``at`` on the remembered board, kept in the notes
+        under ``note`` while the memory is the same (at most ``most`` squares' worth)."""
+        kept: dict[tuple[Pos, bytes], T] = self.notes.setdefault(note, {})
+        key = (at, self.memory.codes)
         found = kept.get(key)
         if found is None:
-            if len(kept) > 64:
+            if len(kept) >= most:
                 kept.clear()
-            costs = memory.costs(PLANNING_COST)
-            found = kept[key] = Search(costs, memory.width, [memory.index(pos)], most=PLANNING_MOST)
+            found = kept[key] = make()
         return found
+
+    def walk_from(self, pos: Pos) -> Search:
+        """Walking distances from ``pos`` over the remembered board, figures ignored
+        (kept: the leader asks them of every other hero)."""
+        memory = self.memory
+
+        def search() -> Search:
+            costs = memory.costs(PLANNING_COST)
+            return Search(costs, memory.width, [memory.index(pos)], most=PLANNING_MOST)
+
+        return self.kept("walks", pos, 65, search)
+
+    def blocked(
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...], *more: Pos
+    ) -> set[int]:
+        """The squares (board indices) ``hero`` cannot walk through: the other heroes,
+        corpses, detected traps (C-DEATH-01, C-TRAP-05) and ``more`` (monsters)."""
+        bodies = {h.pos for h in heroes if h.pos is not None} - {hero.pos}
+        bodies |= set(obs.corpse_squares()) | set(obs.trap_squares()) | set(more)
+        return {self.memory.index(p) for p in bodies}
+
+    def known_walk(self, route: list[int], moves: int) -> tuple[Pos, ...]:
+        """The first ``moves`` squares of ``route`` up to the first not known to be floor
+        (an unknown square or a shut door is not walked into blind)."""
+        memory = self.memory
+        walk: list[Pos] = []
+        for i in route[:moves]:
+            if not memory.walkable(i):
+                break
+            walk.append(memory.pos(i))
+        return tuple(walk)
 
     def card_of(self, obs: ViewLike, hero: str, uid: str) -> str | None:
         """The card of an item the hero holds, if the seat knows it."""

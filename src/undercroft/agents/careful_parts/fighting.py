@@ -20,7 +20,6 @@ from undercroft.agents.careful_parts.common import (
 )
 from undercroft.agents.odds import fight_odds, mental_odds
 from undercroft.agents.plan import FAR, PLANNING_COST, PLANNING_MOST, SHUT_CODE, Search, mask_of
-from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     DONE,
     Action,
@@ -127,11 +126,7 @@ class Fighting(CarefulBase):
         here = hero.pos
         assert here is not None
         memory = self.memory
-        bodies = {h.pos for h in heroes if h.pos is not None} - {here}
-        monster_squares = {m.pos for m in monsters}
-        bodies |= monster_squares | set(obs.corpse_squares())
-        traps = set(obs.trap_squares())
-        blocked = {memory.index(p) for p in bodies | traps}
+        blocked = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
         costs = memory.costs(PLANNING_COST)
         search = self.search(hero.id, costs, [memory.index(here)], blocked)
         engaged = [
@@ -166,17 +161,13 @@ class Fighting(CarefulBase):
         if best is not None:
             _score, target, monster, near = best
             route = search.path_to(target)
-            walk: list[Pos] = []
-            for i in route[: hero.moves_left]:
-                if not memory.walkable(i):
-                    break
-                walk.append(memory.pos(i))
+            walk = self.known_walk(route, hero.moves_left)
             if walk:
                 self.reason = (
                     f"{name(hero.id)} closes on {name(monster.id)} (Health {monster.health})"
                     + (f", next to {near} monsters" if near > 1 else "")
                 )
-                return Move(hero.id, tuple(walk))
+                return Move(hero.id, walk)
             if route and memory.codes[route[0]] == SHUT_CODE:
                 door = OpenDoor(hero.id, memory.pos(route[0]))
                 if door in obs.legal_of(OpenDoor, hero.id):
@@ -205,9 +196,7 @@ class Fighting(CarefulBase):
         here = hero.pos
         assert here is not None
         memory = self.memory
-        bodies = {h.pos for h in heroes if h.pos is not None} - {here}
-        bodies |= {m.pos for m in monsters} | set(obs.corpse_squares()) | set(obs.trap_squares())
-        blocked = {memory.index(p) for p in bodies}
+        blocked = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
         costs = memory.costs(PLANNING_COST)
         search = Search(costs, memory.width, [memory.index(here)], blocked, most=PLANNING_MOST)
         danger = {j for m in monsters for j in search.around[memory.index(m.pos)] if j >= 0}

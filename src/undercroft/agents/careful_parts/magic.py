@@ -201,18 +201,15 @@ class Magic(CarefulBase):
         view the rules use (:data:`undercroft.core.sight.FOV_ALGORITHM`); kept while the
         memory is the same."""
         memory = self.memory
-        kept: dict[tuple[Pos, bytes], Any] = self.notes.setdefault("sight", {})
-        key = (at, memory.codes)
-        found = kept.get(key)
-        if found is None:
-            if len(kept) > 32:
-                kept.clear()
+
+        def field() -> Any:
             codes = np.frombuffer(memory.codes, dtype=np.uint8)
             clear = ~np.isin(codes, OPAQUE).reshape(-1, memory.width)
-            found = kept[key] = tcod.map.compute_fov(
+            return tcod.map.compute_fov(
                 clear, (at.y, at.x), radius=0, light_walls=True, algorithm=FOV_ALGORITHM
             )
-        return found
+
+        return self.kept("sight", at, 33, field)
 
     def on_casting_choice(self, obs: ViewLike) -> Action | None:
         """C-SPELL-06: keep the spell (fighting on double ones) only if losing every fight

@@ -35,8 +35,9 @@ class Moving(CarefulBase):
             self.reason = "every hero has moved"
             return DONE
         heroes = obs.heroes_seen()
-        if self.knobs.spells and len(acting) > 1:
-            # A healer acts first when someone needs its heal (the others may wait for it).
+        if self.knobs.spells and len(acting) > 1 and self.anyone_hurt(obs, heroes):
+            # A healer acts first when someone needs its heal (the others may wait for it);
+            # with nobody hurt no heal is cast, and no healer's casts are asked for.
             for healer in heroes:
                 if healer.id in acting[1:] and healer.pos is not None:
                     heal = self.first_aid(obs, healer, heroes, bool(obs.monsters))
@@ -78,6 +79,11 @@ class Moving(CarefulBase):
         if not self.reason:
             self.reason = self.why_move(obs, hero, action, leaving)
         return action
+
+    def anyone_hurt(self, obs: ViewLike, heroes: tuple[HeroSeen, ...]) -> bool:
+        """Whether a hero on the board has less Health than its card."""
+        cards = self.cards(obs)
+        return any(h.pos is not None and h.health < cards.hero(h.id).health for h in heroes)
 
     def why_stay(self, obs: ViewLike, hero: HeroSeen, leaving: bool) -> str:
         """Why a hero ends its movement where it is (the reason of an EndMovement)."""
@@ -255,21 +261,15 @@ class Moving(CarefulBase):
         if not ranks or self.area_rank(obs, hero.pos) in ranks:
             return None
         memory = self.memory
-        bodies = {h.pos for h in heroes if h.pos is not None} - {hero.pos}
-        bodies |= set(obs.corpse_squares()) | set(obs.trap_squares())
-        blocked = {memory.index(p) for p in bodies}
+        blocked = self.blocked(obs, hero, heroes)
         search = self.search(
             hero.id, memory.costs(PLANNING_COST), [memory.index(hero.pos)], blocked
         )
         target = search.nearest(self.in_areas(obs, ranks))
         if target is None:
             return None
-        walk: list[Pos] = []
-        for i in search.path_to(target)[: hero.moves_left]:
-            if not memory.walkable(i):
-                break
-            walk.append(memory.pos(i))
+        walk = self.known_walk(search.path_to(target), hero.moves_left)
         if not walk:
             return None
         self.reason = f"{name(hero.id)} joins the others to explore the {area} together"
-        return Move(hero.id, tuple(walk))
+        return Move(hero.id, walk)

@@ -372,6 +372,25 @@ def test_an_unroused_guard_holds_its_square() -> None:
     ] == []
 
 
+@pytest.mark.rule("C-MON-01", "R-C-MON-05")
+def test_a_monster_whose_square_is_taken_goes_to_the_nearest_free_square() -> None:
+    """Two monsters placed on one square (as when a monster walked unseen onto a guard's
+    square): the second is put on the nearest free square, here the one below the alcove
+    (up and right are walls)."""
+    from undercroft.crawl.effects import RevealSecret
+    from undercroft.crawl.resolve import reveal_secret
+
+    rules = ruleset(ALCOVE, starts=("a",), placements=[("orc", "o"), ("rat", "o")])
+    state, log = start(rules, ["ana"])
+    state.revealed.discard("Crypt")
+    reveal_secret(state, RevealSecret(area="Crypt"))
+    assert {m.id: m.pos for m in state.monsters.values()} == {
+        "monster:orc-1": Pos(3, 3),
+        "monster:rat-1": Pos(3, 4),
+    }
+    assert [e["at"] for e in events(log, "monster.appeared")] == [[3, 3], [3, 4]]
+
+
 @pytest.mark.rule("C-MON-01", "C-MON-04", "C-SURP-04")
 def test_monsters_placed_by_room_text_are_ambushers() -> None:
     text = RoomText(

@@ -291,10 +291,17 @@ def on_movement(state: State, _: Pending, action: Action) -> None:
     elif isinstance(action, Move):
         assert hero is not None
         for p in action.path:
-            depth = len(state.stack)
+            if not state.free(p):
+                break  # C-TURN-03: never into an occupied square (a monster placed there)
+            depth, met = len(state.stack), len(state.monsters)
             step_hero(state, hero, p)
-            if len(state.stack) != depth or hero.done or not hero.on_board:
-                break  # something happened on the way: the rest of the path is dropped
+            if len(state.stack) != depth or len(state.monsters) != met:
+                # Something happened on the way (a monster appeared, even in a fight
+                # already going on): the rest of the path, planned without it, is dropped
+                # and the player decides again.
+                break
+            if hero.done or not hero.on_board:
+                break
     elif isinstance(action, SpendStamina):
         assert hero is not None
         squares = stamina_squares(state, action.points)

@@ -18,7 +18,7 @@ from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import Action, ChooseOption, MentalSpend, TakeItem
 from undercroft.crawl.damage import hurt_hero, hurt_monster
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
-from undercroft.crawl.reveal import place_monsters, spawn, start_encounter
+from undercroft.crawl.reveal import free_square_near, place_monsters, spawn, start_encounter
 from undercroft.crawl.ruleset import Encounter, Trait
 from undercroft.crawl.state import Door, Hero, State
 from undercroft.crawl.traps import DETECT_BY_TEXT, detect_within
@@ -234,12 +234,11 @@ def spawn_ambushers(state: State, effect: fx.Spawn) -> None:
     """C-MON-04: monsters placed by text or events arrive as Ambushers (C-SURP-04)."""
     placed = []
     for kind, (x, y) in zip(effect.monsters, effect.at, strict=False):
-        at = Pos(x, y)
-        if not state.free(at):
-            free = [p for p in state.grid.neighbours(at) if state.free(p)]
-            if not free:
-                continue
-            at = free[0]
+        at: Pos | None = Pos(x, y)
+        if not state.free(Pos(x, y)):
+            at = free_square_near(state, Pos(x, y))  # R-C-MON-05
+        if at is None:
+            continue
         placed.append(spawn(state, kind, at, Encounter.AMBUSHER).id)
     if placed:
         start_encounter(state, placed, ambush=True)

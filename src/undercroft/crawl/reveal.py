@@ -8,6 +8,7 @@ Secret areas are revealed only by an effect (``reveal_secret``).
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Final
 
 import numpy as np
@@ -163,8 +164,26 @@ def place_monsters(state: State, seen: np.ndarray | None = None) -> list[str]:
             show = area is not None and area in state.revealed
         if show:
             state.placed.add(index)
-            placed.append(spawn(state, placement.monster, placement.at, None).id)
+            at = placement.at if state.free(placement.at) else free_square_near(state, placement.at)
+            if at is not None:
+                placed.append(spawn(state, placement.monster, at, None).id)
     return placed
+
+
+def free_square_near(state: State, at: Pos) -> Pos | None:
+    """Ruling R-C-MON-05: a monster whose square is taken (a monster that walked there
+    unseen, a hero, a corpse) is put on the nearest free square, counted in steps over
+    walkable squares, ties in the board's neighbour order; ``None`` if there is none."""
+    queue, seen = deque([at]), {at}
+    while queue:
+        p = queue.popleft()
+        if state.free(p):
+            return p
+        for q in state.grid.neighbours(p):
+            if q not in seen and state.walkable(q):
+                seen.add(q)
+                queue.append(q)
+    return None
 
 
 def spawn(state: State, kind: str, at: Pos, encounter: Encounter | None) -> Monster:

@@ -206,3 +206,13 @@ def test_the_other_reading_still_needs_every_goal() -> None:
 def test_an_old_log_summary_without_won_still_reads() -> None:
     lines = summary_lines({"outcome": "escaped", "turns": 3, "goals": ["shrine"]})
     assert lines[-1] == "Treasure carried out: 0   goals: shrine"
+
+
+def test_a_trap_in_mental_combat_is_named_as_a_trap_not_by_its_square() -> None:
+    """A rune trap's mental combat rolls carry the actor ``trap:X,Y``: the narration says
+    "the trap at (X,Y)", not the bare coordinates."""
+    from undercroft.render.narrate import name
+
+    assert name("trap:16,2") == "the trap at (16,2)"
+    assert name("monster:ash-cultist-3") == "Ash Cultist 3"
+    assert name("hero:brenna") == "Brenna"

@@ -16,8 +16,11 @@ Fields = Mapping[str, Any]
 
 
 def name(actor: Any) -> str:
-    """``hero:brenna`` -> ``Brenna``; ``monster:orc-2`` -> ``Orc 2``."""
+    """``hero:brenna`` -> ``Brenna``; ``monster:orc-2`` -> ``Orc 2``; ``trap:16,2`` ->
+    ``the trap at (16,2)``."""
     text = str(actor)
+    if text.startswith("trap:"):
+        return f"the trap at ({text[5:]})"
     if ":" in text:
         text = text.split(":", 1)[1]
     head, _, tail = text.rpartition("-")
@@ -55,6 +58,7 @@ def _roll(f: Fields) -> str:
     what = next((ROLL_WHAT[r] for r in rules if r in ROLL_WHAT), "")
     naturals = "+".join(str(n) for n in f.get("natural", []))
     actor = "The DM" if f.get("actor") == "dm" else name(f.get("actor"))
+    actor = actor[:1].upper() + actor[1:]  # a sentence's first word (the trap at ...)
     where = f" in the {f['corridor']}" if "corridor" in f else ""
     return (
         f"{actor} rolls {naturals}{_mods(f.get('modifiers', {}))} {what}{where}"

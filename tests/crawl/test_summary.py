@@ -20,7 +20,7 @@ from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import Done, Explore, Leave, Step
 from undercroft.crawl.ruleset import Goal, Options, RoomText, Ruleset
 from undercroft.crawl.state import State
-from undercroft.render.narrate import summary_lines
+from undercroft.render.narrate import name, summary_lines
 
 ANA = "hero:ana"
 HALL = board(
@@ -211,8 +211,6 @@ def test_an_old_log_summary_without_won_still_reads() -> None:
 def test_a_trap_in_mental_combat_is_named_as_a_trap_not_by_its_square() -> None:
     """A rune trap's mental combat rolls carry the actor ``trap:X,Y``: the narration says
     "the trap at (X,Y)", not the bare coordinates."""
-    from undercroft.render.narrate import name
-
     assert name("trap:16,2") == "the trap at (16,2)"
     assert name("monster:ash-cultist-3") == "Ash Cultist 3"
     assert name("hero:brenna") == "Brenna"

@@ -169,12 +169,15 @@ class Board:
             self.exits = sorted([*self.exits, *(list(p) for p in f.get("at", []))])
 
     def snapshot(self) -> dict[str, Any]:
+        """The board now, as copies: :meth:`apply` goes on changing its own figures, and a
+        frame must keep showing the board as it was then. (Each figure's fields are
+        replaced, never changed in place, so a copy of each figure's dict is enough.)"""
         return {
             "light": self.light,
-            "heroes": list(self.heroes.values()),
-            "monsters": list(self.monsters.values()),
-            "traps": list(self.traps.values()),
-            "corpses": list(self.corpses.values()),
+            "heroes": [dict(h) for h in self.heroes.values()],
+            "monsters": [dict(m) for m in self.monsters.values()],
+            "traps": [dict(t) for t in self.traps.values()],
+            "corpses": [dict(c) for c in self.corpses.values()],
             "exits": self.exits,
             "revealed": sorted(self.revealed),
         }

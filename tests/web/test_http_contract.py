@@ -53,7 +53,8 @@ def refusals(
         assert response.status_code == status, (body, response.text)
         assert set(response.json()) == {"error"}
     for raw in (b"{not json", b"\xff\xfe", b"[" * 5000, b'"Done"'):
-        response = client.post(url, headers=bearer(tokens[seat]), content=raw)
+        headers = {**bearer(tokens[seat]), "Content-Type": "application/json"}
+        response = client.post(url, headers=headers, content=raw)
         assert response.status_code == 422, raw
     assert client.get(f"/api/crawl/games/{game_id}/observation").status_code == 401
     assert client.get(f"/api/crawl/games/{game_id}/log", headers=bearer("x")).status_code == 401

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_kit import app_of, bearer, make_client
+from web_kit import JSON, app_of, bearer, make_client
 
 from undercroft.keep import learning
 from undercroft.keep.invaders import Adventurer
@@ -193,5 +193,7 @@ def test_a_refused_command_is_422_with_the_reason_and_changes_nothing(body: Any,
         last = watch.log.entries[-1].event
         assert last.type == "command" and last.fields["accepted"] is False
     assert after == before
-    assert client.post(f"{url}/commands", headers=auth, content=b"{no").status_code == 422
+    assert (
+        client.post(f"{url}/commands", headers={**auth, **JSON}, content=b"{no").status_code == 422
+    )
     assert client.post(f"{url}/commands", json=body).status_code == 401

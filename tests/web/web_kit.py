@@ -16,6 +16,8 @@ from undercroft.crawl.state import State
 from undercroft.web.app import create_app
 from undercroft.web.crawl_games import CrawlGame
 
+JSON = {"Content-Type": "application/json"}
+
 
 def make_client(**kwargs: Any) -> TestClient:
     return TestClient(create_app(**kwargs))

@@ -128,7 +128,7 @@ def read_meta(folder: Path) -> dict[str, Any]:
         raise ValueError(f"{folder}: not a batch folder (no {META} and runs.parquet in it)")
     try:
         meta: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:  # ValueError: JSON, UTF-8, digits
         raise ValueError(f"{path}: cannot be read: {exc}") from None
     if not isinstance(meta, dict) or meta.get("ruleset") not in ("crawl", "keep"):
         raise ValueError(f"{path}: not a batch description (field 'ruleset')")

@@ -423,6 +423,8 @@ def log_from_text(text: str, name: str = "<log>") -> EventLog:
             parsed.append(json.loads(line))
         except json.JSONDecodeError as exc:
             raise LogFormatError(name, number, f"not JSON: {exc.msg}") from exc
+        except ValueError as exc:  # a number over Python's digit limit
+            raise LogFormatError(name, number, f"not a log line: {exc}") from None
         except RecursionError:
             raise LogFormatError(name, number, "JSON nested too deeply to be a log line") from None
         if not isinstance(parsed[-1], dict):

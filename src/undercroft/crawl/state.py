@@ -763,6 +763,6 @@ class State:
     def load(cls, ruleset: Ruleset, path: str | Path, *, sink: EventSink | None = None) -> State:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:  # ValueError: JSON, digits
             raise SaveError(f"{path}: cannot read the saved game: {exc}") from None
         return cls.from_json(ruleset, data, sink=sink)

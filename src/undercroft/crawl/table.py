@@ -137,7 +137,7 @@ def read_save(path: Path) -> dict[str, Any]:
     """A save file's JSON, or :class:`SaveError` naming the file."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:  # ValueError: JSON, UTF-8, digits
         raise SaveError(f"cannot read the saved game: {exc}") from None
     if not isinstance(data, dict) or data.get("kind") != SAVE_KIND:
         raise SaveError("not a game saved by `undercroft play crawl` (field 'kind')")

@@ -258,6 +258,8 @@ def load_world(path: str | Path) -> World:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SaveError(f"{path}:{exc.lineno}: not a JSON save file: {exc.msg}") from None
+    except ValueError as exc:  # a number over Python's digit limit
+        raise SaveError(f"{path}: not a keep save: {exc}") from None
     except RecursionError:
         raise SaveError(f"{path}: not a keep save: JSON nested too deeply") from None
     if not isinstance(data, dict):

@@ -80,7 +80,13 @@ def create_app(
     pack = pack or default_pack()
     limits = limits or Limits()
     games: Hub[CrawlGame] = Hub("games", limits.games)
-    app = FastAPI(title="undercroft", version=__version__, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="undercroft",
+        version=__version__,
+        docs_url=None,
+        redoc_url=None,
+        default_response_class=AsciiJSON,
+    )
     app.state.games = games
     app.add_middleware(BodyLimit, limits=limits)
     if allowed_hosts is not None:
@@ -88,7 +94,7 @@ def create_app(
 
     @app.exception_handler(RefusalError)
     async def refused(_: Request, exc: RefusalError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return AsciiJSON({"error": exc.message}, status_code=exc.status)
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Any) -> Response:
@@ -169,7 +175,7 @@ def create_app(
                 }
                 for hero, token in game.hero_tokens.items()
             }
-        return JSONResponse(
+        return AsciiJSON(
             {"id": game.id, "seed": asked.seed, "adventure": asked.adventure, "seats": seats},
             status_code=201,
         )
@@ -303,7 +309,7 @@ def create_app(
         watch = await anyio.to_thread.run_sync(
             worlds.add, lambda world_id: KeepWatch(world_id, scenario, seed)
         )
-        return JSONResponse({"id": watch.id, "token": watch.token}, status_code=201)
+        return AsciiJSON({"id": watch.id, "token": watch.token}, status_code=201)
 
     def world_of(request: Request, world_id: str) -> KeepWatch:
         watch = worlds.get(world_id)
@@ -380,11 +386,38 @@ async def drain(websocket: WebSocket, changed: asyncio.Event) -> None:
 
 
 async def read_json(request: Request) -> Any:
-    """The body as JSON, or 422 (the size is bounded before this by :class:`BodyLimit`)."""
+    """The body as JSON, or a 4xx (the size is bounded before this by :class:`BodyLimit`).
+
+    Only ``application/json`` is read (415 otherwise): a form or a ``text/plain`` post from
+    another site's page cannot create games or worlds or act in them. Numbers Python will
+    not read (over 4,300 digits) and strings with a lone surrogate (which no UTF-8 answer
+    could repeat) are refused with 422 like any other bad JSON."""
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        raise RefusalError(415, "send the body as JSON, with Content-Type: application/json")
     body = await request.body()
     if not body.strip():
         return {}
     try:
-        return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # ValueError covers json.JSONDecodeError and the int digit limit.
         raise RefusalError(422, "the body is not valid JSON") from None
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise RefusalError(422, "the body has a string with a lone surrogate") from None
+    except RecursionError:
+        raise RefusalError(422, "the body is nested too deep") from None
+    return data
+
+
+class AsciiJSON(JSONResponse):
+    """JSON answers with non-ASCII escaped: an answer may repeat what a client sent (a log's
+    scenario, a key it did not know), and a lone surrogate in it must not turn a refusal
+    into a 500."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(
+            content, ensure_ascii=True, allow_nan=False, separators=(",", ":")
+        ).encode()

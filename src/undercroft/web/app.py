@@ -9,6 +9,7 @@ so no page is ever rendered with game data in it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 from importlib.resources import files
@@ -79,7 +80,12 @@ def create_app(
     another site cannot reach a loopback server through a DNS name it controls."""
     pack = pack or default_pack()
     limits = limits or Limits()
-    games: Hub[CrawlGame] = Hub("games", limits.games)
+    games: Hub[CrawlGame] = Hub(
+        "games",
+        limits.games,
+        idle_seconds=limits.idle_seconds,
+        finished_seconds=limits.finished_seconds,
+    )
     app = FastAPI(
         title="undercroft",
         version=__version__,
@@ -160,7 +166,7 @@ def create_app(
             table = Table(ruleset, asked.party, seed=asked.seed, players=asked.players)
             return CrawlGame(game_id, table)
 
-        game = await anyio.to_thread.run_sync(games.add, make)
+        game = await anyio.to_thread.run_sync(games.add, make, client_of(request))
         base = str(request.base_url).rstrip("/")
         seats: dict[str, Any] = {}
         for seat in (Seat.HEROES, Seat.DM):
@@ -260,7 +266,10 @@ def create_app(
             game = games.get(game_id)
             who = game.authorize(token)
         except RefusalError:
-            await websocket.close(code=1008)
+            # Accepted, then closed with 1008 and a reason the page shows (a refusal at
+            # the handshake reaches a page only as 1006, which looks like a lost line).
+            await websocket.accept()
+            await websocket.close(code=1008, reason="this link is not valid")
             return
         changed = asyncio.Event()
         game.listeners.add(changed.set)
@@ -271,6 +280,8 @@ def create_app(
             while not reader.done():
                 changed.clear()
                 frame = await anyio.to_thread.run_sync(game.frame, who.seat, sent)
+                with contextlib.suppress(RefusalError):
+                    games.get(game_id)  # a game watched live is in use: it does not expire
                 sent = frame["next"]
                 await websocket.send_json(frame)
                 await changed.wait()
@@ -282,7 +293,12 @@ def create_app(
 
     # -- keep -------------------------------------------------------------------------
 
-    worlds: Hub[KeepWatch] = Hub("worlds", limits.worlds)
+    worlds: Hub[KeepWatch] = Hub(
+        "worlds",
+        limits.worlds,
+        idle_seconds=limits.idle_seconds,
+        finished_seconds=limits.finished_seconds,
+    )
     app.state.worlds = worlds
 
     @app.get("/keep", include_in_schema=False)
@@ -307,7 +323,7 @@ def create_app(
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise RefusalError(422, "seed: an integer from 0 to 2^63 - 1")
         watch = await anyio.to_thread.run_sync(
-            worlds.add, lambda world_id: KeepWatch(world_id, scenario, seed)
+            worlds.add, lambda world_id: KeepWatch(world_id, scenario, seed), client_of(request)
         )
         return AsciiJSON({"id": watch.id, "token": watch.token}, status_code=201)
 
@@ -383,6 +399,12 @@ async def drain(websocket: WebSocket, changed: asyncio.Event) -> None:
         pass
     finally:
         changed.set()
+
+
+def client_of(request: Request) -> str:
+    """Who asks, for sharing the stores fairly: the caller's address (behind a reverse
+    proxy every caller is the proxy, and shares one quota)."""
+    return request.client.host if request.client is not None else ""
 
 
 async def read_json(request: Request) -> Any:

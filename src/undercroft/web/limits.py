@@ -12,12 +12,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 @dataclass(frozen=True)
 class Limits:
     """``body``: the largest request body (bytes); ``log_body``: the largest log sent to
-    be replayed; ``games``: the games held at once."""
+    be replayed; ``games`` and ``worlds``: how many are held at once (one client at most
+    an eighth of them); ``idle_seconds``: a game or world nobody asked about for this long
+    is dropped, ``finished_seconds`` once its adventure is over (docs/web.md)."""
 
     body: int = 64 * 1024
     log_body: int = 8 * 1024 * 1024
     games: int = 256
     worlds: int = 16
+    idle_seconds: float = 30 * 60
+    finished_seconds: float = 10 * 60
 
     def body_for(self, path: str) -> int:
         replay = path == "/api/replays" or path.startswith("/api/replays/")

@@ -266,11 +266,24 @@ function connect() {
     render();
     document.body.dataset.version = frame.version;
   };
-  ws.onclose = (e) => {
-    if (e.code === 1008) { $("status").textContent = "This link's token is not valid for this game."; return; }
-    setTimeout(connect, 1000);
+  ws.onopen = () => { retries = 0; };
+  ws.onclose = async (e) => {
+    if (e.code === 1008) { $("status").textContent = INVALID; return; }
+    // Not a refusal: ask once over HTTP whether the game is still there before retrying,
+    // and back off, so a dead link is told as such instead of retried forever.
+    try {
+      const r = await fetch(`/api/crawl/games/${gameId}/observation`, { headers: { Authorization: "Bearer " + token } });
+      if (r.status === 401 || r.status === 403 || r.status === 404) { $("status").textContent = INVALID; return; }
+    } catch (err) { /* the server is unreachable: retry below */ }
+    retries += 1;
+    const wait = Math.min(30, 2 ** Math.min(retries, 5));
+    $("status").textContent = `Connection lost; trying again in ${wait} s.`;
+    setTimeout(connect, wait * 1000);
   };
 }
+
+const INVALID = "This link is not valid (the game may have ended or the server restarted). Start a new game from the lobby.";
+let retries = 0;
 
 if (!token) $("status").textContent = "This link has no token: open the link the lobby gave you.";
 else connect();

@@ -34,7 +34,7 @@ from undercroft.analysis import backends, exercise
 from undercroft.analysis import results as catalogue
 from undercroft.analysis import sweep as sweep_grid
 from undercroft.analysis.batch import BatchSpec, read_meta, run_batch, write_meta
-from undercroft.analysis.formats import REPORT, Estimate, shown
+from undercroft.analysis.formats import REPORT, Estimate, caution, shown
 from undercroft.analysis.plugin import BatchRuleset, Metric
 from undercroft.analysis.rulesets import ruleset_named
 from undercroft.analysis.store import views
@@ -322,9 +322,9 @@ def register_batch(
 
 
 def estimates_table(estimates: Sequence[tuple[Metric, Estimate]], title: str = "") -> Table:
-    table = Table("metric", "value", "95% interval", title=title or None)
+    table = Table("metric", "value", "95% interval", "caution", title=title or None)
     for metric, est in estimates:
-        table.add_row(metric.label, *shown(metric, est))
+        table.add_row(metric.label, *shown(metric, est), caution(metric, est))
     return table
 
 
@@ -459,11 +459,7 @@ def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None)
     for row in rows:
         table.add_row(*comparing.cells(row))
     out.print(table)
-    if any(r.verdict == "differs" for r in rows) and metas[0]["seed"] == metas[1]["seed"]:
-        out.print(
-            "Both batches share their seed: their runs start alike, which makes the tests "
-            "above cautious (they assume independent runs)."
-        )
+    out.print(comparing.pairing_note(rows), markup=False, soft_wrap=True)
     if target is not None:
         if created:
             target.mkdir()

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from undercroft.analysis import plots
-from undercroft.analysis.formats import REPORT, Estimate, shown
+from undercroft.analysis.formats import FEW_RUNS, REPORT, Estimate, caution, shown
 from undercroft.analysis.plugin import BatchRuleset, Metric, Section
 from undercroft.analysis.store import views
 from undercroft.core.dice import derive_seed as run_seed
@@ -104,9 +104,17 @@ def page(title: str, parts: Sequence[str]) -> str:
 
 
 def metrics_part(estimates: Sequence[tuple[Metric, Estimate]]) -> list[str]:
-    rows = [(m.label, *shown(m, e)) for m, e in estimates]
+    rows = [(m.label, *shown(m, e), caution(m, e)) for m, e in estimates]
     rates = [(m, e) for m, e in estimates if m.kind == "rate"]
-    parts = ["<h2>Results</h2>", table(("metric", "value", "95% interval"), rows, {1, 2})]
+    parts = [
+        "<h2>Results</h2>",
+        table(("metric", "value", "95% interval", "caution"), rows, {1, 2}),
+        '<p class="note">Intervals of shares are Wilson score intervals; of means, Student '
+        "t intervals cut at 0 (no count goes below), or the exact Poisson interval when "
+        f"every run gave the same count. <i>Caution</i> marks an interval from fewer than "
+        f"{FEW_RUNS} runs or from runs that all gave the same value: it is rougher than it "
+        "looks.</p>",
+    ]
     if rates:
         parts.append(
             figure(

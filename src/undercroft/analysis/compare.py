@@ -187,6 +187,29 @@ def summary_json(rows: Sequence[Row]) -> dict[str, Any]:
     }
 
 
+def headline(rows: Sequence[Row], runs: tuple[int, int]) -> str:
+    """The comparison in a sentence: which metrics differ, by how much, or that none does."""
+    kind = "paired" if paired(rows) else "unpaired"
+    tested = [r for r in rows if math.isfinite(r.adjusted)]
+    differ = sorted((r for r in tested if r.verdict == "differs"), key=lambda r: r.adjusted)
+    where = f"{runs[0]:,} runs of A against {runs[1]:,} of B, {kind} tests"
+    if not differ:
+        return (
+            f"No metric differs between A and B at 95% after Holm's adjustment "
+            f"({len(tested)} metrics, {where})."
+        )
+    shown = ", ".join(
+        f"{r.metric.column} {fmt(r.metric, r.test.difference, signed=True)} "
+        f"(p {p_text(r.adjusted)})"
+        for r in differ[:3]
+    )
+    more = f" and {len(differ) - 3} more" if len(differ) > 3 else ""
+    return (
+        f"B differs from A on {len(differ)} of {len(tested)} metrics ({where}): "
+        f"{shown}{more}."
+    )
+
+
 def write_report(
     folder: Path,
     a: Path,
@@ -204,6 +227,7 @@ def write_report(
     )
     parts = [
         "<h1>Comparison</h1>",
+        f'<p class="lead">{esc(headline(rows, runs))}</p>',
         table(("", "folder", "runs"), [("A", a, runs[0]), ("B", b, runs[1])]),
         "<h2>What differs</h2>",
         table(("", "A", "B"), diff) if diff else "<p>Nothing in their descriptions.</p>",

@@ -39,7 +39,7 @@ border-radius: 3px; } pre { padding: .6em; overflow-x: auto; white-space: pre-wr
 .note { color: #5b6875; }
 .lead { font-size: 1.15em; font-weight: 600; margin: .4em 0 .8em; }
 .scroll { max-width: 100%; overflow-x: auto; }
-.scroll th { white-space: normal; overflow-wrap: anywhere; min-width: 6em; vertical-align: bottom; }
+.scroll th { vertical-align: bottom; } td.n { white-space: nowrap; }
 .flag { color: #9a3412; font-weight: 600; }
 .grid { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 """

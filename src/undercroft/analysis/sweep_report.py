@@ -56,7 +56,10 @@ def points_table(
     """A metric a row, a point a column (headed by its swept values), each cell the value
     over its interval; in a box that scrolls sideways rather than widen the page."""
     head = "".join(
-        f"<th>{esc(p.name)}<br>" + "<br>".join(esc(f"{k}={v}") for k, v in p.values) + "</th>"
+        # A key may break after its dots (a header as narrow as its longest part).
+        f"<th>{esc(p.name)}<br>"
+        + "<br>".join(esc(f"{k}={v}").replace(".", ".<wbr>") for k, v in p.values)
+        + "</th>"
         for p in points
     )
     rows = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ def write_runs(folder: Path, seeds: list[int], won: list[bool], dead: list[int])
             "seed": pa.array(seeds, pa.uint64()),
             "won": won,
             "heroes_dead": pa.array(dead, pa.int32()),
+            "never": pa.array([None] * len(seeds), pa.int32()),  # a day the Master never fell
         }
     )
     pq.write_table(table, table_path(folder, "runs"))
@@ -62,3 +64,9 @@ def test_the_same_numbers_on_other_seeds_are_tested_unpaired(tmp_path: Path) -> 
     assert dead.test.test == "Welch t" and won.test.test in ("two-proportion z", "Fisher exact")
     assert dead.verdict == "no evidence"  # the pairing is what tells the change apart
     assert "independent" in pairing_note([won, dead])
+
+
+def test_a_metric_no_seed_has_in_both_is_untested(tmp_path: Path) -> None:
+    a, b = shifted(tmp_path, list(range(1000, 1040)))
+    (row,) = compare(a, b, [Metric("never", "mean", "never set")])
+    assert math.isnan(row.test.p) and row.verdict == "–"

@@ -179,13 +179,14 @@ def compare_paired_means(a: Sequence[float], b: Sequence[float]) -> Test:
     ``b[i] - a[i]`` (the seeds with no difference left out, Wilcoxon's own rule; p 1 when
     no seed differs)."""
     n = len(a)
+    name = "Wilcoxon signed-rank (paired)"
+    if n == 0:  # no seed where both batches have a value (a day the Master never fell)
+        empty = Estimate(math.nan, math.nan, math.nan, 0)
+        return Test(empty, empty, math.nan, math.nan, name, math.nan)
     xa, xb = np.array(a, dtype=float), np.array(b, dtype=float)
     diff = xb - xa
     sa, sb = _sd(xa), _sd(xb)
     ea, eb = mean_interval(float(xa.mean()), sa, n), mean_interval(float(xb.mean()), sb, n)
-    name = "Wilcoxon signed-rank (paired)"
-    if n == 0:
-        return Test(ea, eb, math.nan, math.nan, name, math.nan)
     differs = bool(np.any(diff))
     p = float(stats.wilcoxon(diff, zero_method="wilcox").pvalue) if differs else 1.0
     mean_diff = float(diff.mean())

@@ -78,3 +78,25 @@ def test_the_keep_batch_report_shows_its_plots_offline(
     drawn = [b for b in boxes if b["width"] > 100 and b["height"] > 80]
     assert len(drawn) >= 10, boxes  # rates, 5 histograms, invasions by day, the Master, 3 maps
     assert tried == [] and errors == []
+
+
+def test_the_sweep_report_fits_a_1280_pixel_page(chromium: Any, tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    code, stdout, stderr = invoke(
+        "sweep", "crawl", "greyhollow-cellars", "--runs", "1", "--workers", "1",
+        "--set", "monsters.goblin.fighting=1,2,3,4", "--set", "options.ambusher_six=total,natural",
+        "--out", str(out), "--catalogue", str(tmp_path / "c.duckdb"),
+    )  # fmt: skip
+    assert code == 0, stdout + stderr
+    context = chromium.new_context(offline=True, viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto((out / "report.html").as_uri(), wait_until="load")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        box = page.evaluate(
+            "(() => { const b = document.querySelector('div.scroll');"
+            " return b ? b.getBoundingClientRect().right : null; })()"
+        )
+    finally:
+        context.close()
+    assert width <= 1280 and box is not None and box <= 1280

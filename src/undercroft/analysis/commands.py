@@ -30,11 +30,11 @@ from rich.console import Console
 from rich.table import Table
 
 from undercroft import __version__
-from undercroft.analysis import backends, exercise
+from undercroft.analysis import backends, exercise, reach
 from undercroft.analysis import results as catalogue
 from undercroft.analysis import sweep as sweep_grid
 from undercroft.analysis.batch import BatchSpec, read_meta, run_batch, write_meta
-from undercroft.analysis.formats import REPORT, Estimate, shown
+from undercroft.analysis.formats import REPORT, Estimate, caution, shown
 from undercroft.analysis.plugin import BatchRuleset, Metric
 from undercroft.analysis.rulesets import ruleset_named
 from undercroft.analysis.store import views
@@ -322,9 +322,9 @@ def register_batch(
 
 
 def estimates_table(estimates: Sequence[tuple[Metric, Estimate]], title: str = "") -> Table:
-    table = Table("metric", "value", "95% interval", title=title or None)
+    table = Table("metric", "value", "95% interval", "caution", title=title or None)
     for metric, est in estimates:
-        table.add_row(metric.label, *shown(metric, est))
+        table.add_row(metric.label, *shown(metric, est), caution(metric, est))
     return table
 
 
@@ -355,6 +355,10 @@ def sweep(
     # Every point is checked (each value, and the content it makes) before any run.
     crawl = (party, policy, dm, pack)
     scenarios = [scenario_for(ruleset, target, days, fixed + p.sets, crawl) for p in points]
+    idle = reach.idle_keys(scenarios, keys)
+    for key, why in idle:
+        warn(f"--set {key}: changes nothing these games play ({why}); points that "
+             "differ only in it play the same games.")  # fmt: skip
     where = catalogue.catalogue_path(catalogue_file)
     check_catalogue(where)
     folder, created = new_folder(out_dir, f"sweep-{scenarios[0].adventure}")
@@ -391,7 +395,9 @@ def sweep(
         ("batch seed", str(seed)),
         ("command", command),
     ]
-    path = sweep_report.write_report(folder, scenarios[0].adventure, keys, points, results, lines)
+    path = sweep_report.write_report(
+        folder, scenarios[0].adventure, keys, points, results, lines, idle=idle
+    )
     try:
         parent = catalogue.register(
             where,
@@ -459,15 +465,12 @@ def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None)
     for row in rows:
         table.add_row(*comparing.cells(row))
     out.print(table)
-    if any(r.verdict == "differs" for r in rows) and metas[0]["seed"] == metas[1]["seed"]:
-        out.print(
-            "Both batches share their seed: their runs start alike, which makes the tests "
-            "above cautious (they assume independent runs)."
-        )
+    out.print(comparing.pairing_note(rows), markup=False, soft_wrap=True)
+    runs = (int(metas[0]["runs"]), int(metas[1]["runs"]))
+    out.print(comparing.headline(rows, runs), markup=False, soft_wrap=True)
     if target is not None:
         if created:
             target.mkdir()
-        runs = (int(metas[0]["runs"]), int(metas[1]["runs"]))
         path = comparing.write_report(target, a, b, rows, diff, runs)
         out.print(f"Report: {path}", markup=False)
     command = command_line(

@@ -32,6 +32,7 @@ import pyarrow as pa
 from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.analysis import exercise
 from undercroft.analysis.crawl_metrics import CrawlMetrics
+from undercroft.analysis.formats import Estimate
 from undercroft.analysis.plugin import Metric, Query, Rows, Section
 from undercroft.crawl.content import Pack, pack_with
 from undercroft.crawl.plugins import resolve_policy
@@ -274,6 +275,14 @@ class CrawlBatch:
         from undercroft.analysis import crawl_report
 
         return crawl_report.notable(query)
+
+    def headline(
+        self, scenario: CrawlScenario, query: Query, estimates: Sequence[tuple[Metric, Estimate]]
+    ) -> str:
+        from undercroft.analysis import crawl_report
+
+        first = dict((m.column, e) for m, e in estimates)["won"]
+        return crawl_report.headline(scenario, query, first)
 
     def to_json(self, scenario: CrawlScenario) -> dict[str, Any]:
         return {

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from undercroft.analysis import exercise, plots
-from undercroft.analysis.formats import pct
+from undercroft.analysis.formats import Estimate, pct
 from undercroft.analysis.plugin import Section
 from undercroft.analysis.report import esc, figure, first_runs, heatmaps, table
 
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 Query = Callable[[str], list[tuple[Any, ...]]]
 TOP_KILLERS = 6
+NO_AREA = "a doorway or unnamed square"
+"""Where a hero died on a square of no named area (the board names rooms and passages)."""
 
 
 def sections(scenario: CrawlScenario, query: Query) -> list[Section]:
@@ -32,6 +34,27 @@ def sections(scenario: CrawlScenario, query: Query) -> list[Section]:
         board(scenario, query, runs),
         dice(query),
     ]
+
+
+def headline(scenario: CrawlScenario, query: Query, won: Estimate) -> str:
+    """The batch in a sentence: how often the heroes won, and what killed most of them
+    where (the first line of the report)."""
+    (runs,) = query("SELECT count(*) FROM runs")[0]
+    first = (
+        f"Heroes won {pct(won.value)} ({pct(won.low)} – {pct(won.high)}) of {runs:,} runs "
+        f"of {scenario.adventure}"
+    )
+    top = query(
+        "SELECT killer, area, count(*) FROM deaths GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 1"
+    )
+    if not top:
+        return f"{first}; no hero died."
+    (deaths,) = query("SELECT count(*) FROM deaths")[0]
+    killer, area, n = top[0]
+    monsters = scenario.load().monsters
+    name = monsters[killer].name if killer in monsters else killer
+    place = f"in the {area}" if area else f"in {NO_AREA}"
+    return f"{first}; most deaths: {name} {place} ({n:,} of {deaths:,} deaths)."
 
 
 def endings(query: Query, runs: int) -> Section:
@@ -104,7 +127,12 @@ def deaths(scenario: CrawlScenario, query: Query, runs: int) -> Section:
             counts[killer if killer in top else "other"][heroes.index(hero)] += n
     if not any(counts["other"]):
         del counts["other"]
-    where = query("SELECT area, count(*) FROM deaths GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10")
+    where = [
+        (area or NO_AREA, n)
+        for area, n in query(
+            "SELECT area, count(*) FROM deaths GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10"
+        )
+    ]
     hero_rows = [
         (pack.heroes[h].name if h in pack.heroes else h, n, pct(n / runs)) for h, n in by_hero
     ]
@@ -174,12 +202,13 @@ def fights(query: Query) -> Section:
 def board(scenario: CrawlScenario, query: Query, runs: int) -> Section:
     grid = scenario.load().adventures[scenario.adventure].board
     columns = (
-        ("deaths", "Where heroes die"),
-        ("fights", "Where heroes fight"),
-        ("traps", "Where traps are sprung"),
+        ("deaths", "Where heroes die", "hero died"),
+        ("fights", "Where heroes fight", "fight"),
+        ("traps", "Where traps are sprung", "trap was sprung"),
     )
-    note = "Counts per 100 runs; a fight is placed on the hero's square."
-    return Section("The board", heatmaps(grid, query, runs, columns, note))
+    marks = [(p.x, p.y) for p in scenario.load().adventures[scenario.adventure].traps]
+    note = "Counts per 100 runs; a fight is placed on the hero's square; × marks a trap."
+    return Section("The board", heatmaps(grid, query, runs, columns, note, marks))
 
 
 def dice(query: Query) -> Section:
@@ -211,4 +240,4 @@ def notable(query: Query) -> list[tuple[str, int]]:
     )  # fmt: skip
 
 
-__all__ = ["esc", "notable", "sections"]
+__all__ = ["esc", "headline", "notable", "sections"]

@@ -20,7 +20,13 @@ class Estimate:
     low: float
     high: float
     n: int
+    sd: float = math.nan
+    """A mean's sample standard deviation over the runs (``nan`` for a rate)."""
 
+
+FEW_RUNS = 30
+"""Under this many runs an interval is flagged: the approximations behind it are rough,
+and a rare event may simply not have come up yet."""
 
 
 def pct(value: float) -> str:
@@ -29,6 +35,18 @@ def pct(value: float) -> str:
 
 def num(value: float) -> str:
     return "–" if not math.isfinite(value) else f"{value:,.2f}"
+
+
+def caution(metric: Metric, e: Estimate) -> str:
+    """Why an interval deserves doubt: fewer runs than :data:`FEW_RUNS`, or every run
+    giving the same value (a share of 0% or 100%, a mean with no spread); '' if neither."""
+    notes = []
+    if 0 < e.n < FEW_RUNS:
+        notes.append(f"only {e.n} runs")
+    same = e.value in (0.0, 1.0) if metric.kind == "rate" else e.sd == 0
+    if e.n > 1 and same:
+        notes.append(f"all {e.n} runs the same")
+    return "; ".join(notes)
 
 
 def shown(metric: Metric, e: Estimate) -> tuple[str, str]:

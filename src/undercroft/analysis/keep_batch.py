@@ -34,6 +34,7 @@ from typing import Any
 import pyarrow as pa
 
 from undercroft.analysis.crawl_batch import arrow_type, column_value
+from undercroft.analysis.formats import Estimate
 from undercroft.analysis.keep_metrics import KeepMetrics
 from undercroft.analysis.plugin import Metric, Query, Rows, Section
 from undercroft.core.settings import Setting, describe
@@ -257,6 +258,14 @@ class KeepBatch:
         from undercroft.analysis import keep_report
 
         return keep_report.notable(query)
+
+    def headline(
+        self, scenario: KeepScenario, query: Query, estimates: Sequence[tuple[Metric, Estimate]]
+    ) -> str:
+        from undercroft.analysis import keep_report
+
+        first = dict((m.column, e) for m, e in estimates)["master_survived"]
+        return keep_report.headline(scenario, query, first)
 
     def to_json(self, scenario: KeepScenario) -> dict[str, Any]:
         return {

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from undercroft.analysis import plots
-from undercroft.analysis.formats import pct
+from undercroft.analysis.formats import Estimate, pct
 from undercroft.analysis.plugin import Query, Section
 from undercroft.analysis.report import figure, first_runs, heatmaps, table
 from undercroft.core.events import MINUTES_PER_DAY
+from undercroft.keep.structures import Trigger
 
 if TYPE_CHECKING:
     from undercroft.analysis.keep_batch import KeepScenario
@@ -31,6 +32,22 @@ def sections(scenario: KeepScenario, query: Query) -> list[Section]:
         doors(query, runs),
         the_map(scenario, query, runs),
     ]
+
+
+def headline(scenario: KeepScenario, query: Query, survived: Estimate) -> str:
+    """The batch in a sentence: how often the Master lived, and how invasions ended."""
+    (runs,) = query("SELECT count(*) FROM runs")[0]
+    first = (
+        f"The Master survived {pct(survived.value)} ({pct(survived.low)} – "
+        f"{pct(survived.high)}) of {runs:,} runs of {scenario.adventure} "
+        f"({scenario.days} days each)"
+    )
+    rows = query("SELECT outcome, count(*) FROM invasions GROUP BY 1 ORDER BY 2 DESC, 1")
+    total = sum(int(n) for _, n in rows)
+    if not total:
+        return f"{first}; no invasion came."
+    outcome, n = rows[0]
+    return f"{first}; most invasions ended {outcome} ({int(n):,} of {total:,})."
 
 
 def invasions(query: Query) -> Section:
@@ -106,7 +123,7 @@ def workload(query: Query) -> Section:
         "FROM days GROUP BY 1 ORDER BY 1"
     )
     hours = [(float(d), float(h)) for d, h, *_ in rows]
-    html = (
+    chart = (
         figure(
             plots.values_bars(
                 hours,
@@ -115,6 +132,11 @@ def workload(query: Query) -> Section:
                 ylabel="minion-hours",
             )
         )
+        if not plots.nothing([h for _, h in hours])
+        else '<p class="note">No Traps-job work was finished in these runs.</p>'
+    )
+    html = (
+        chart
         + table(
             ("day", "Traps-job minion-hours", "rearms", "fumbles", "traps fired"),
             [(d, f"{h:.2f}", f"{r:.2f}", f"{f:.2f}", f"{t:.2f}") for d, h, r, f, t in rows],
@@ -169,12 +191,17 @@ def doors(query: Query, runs: int) -> Section:
 
 def the_map(scenario: KeepScenario, query: Query, runs: int) -> Section:
     columns = (
-        ("deaths", "Where adventurers die"),
-        ("slowed", "Where adventurers are slowed (minutes)"),
-        ("wounds", "Where adventurers are wounded"),
+        ("deaths", "Where adventurers die", "adventurer died"),
+        ("slowed", "Where adventurers are slowed (minutes)", "adventurer was slowed"),
+        ("wounds", "Where adventurers are wounded", "adventurer was wounded"),
     )
-    note = "Per 100 runs. Slowed: minutes at a locked door (picking, bashing) and held by a web."
-    return Section("The map", heatmaps(scenario.world(0).grid, query, runs, columns, note))
+    world = scenario.world(0)
+    marks = [(t.pos.x, t.pos.y) for t in world.of_type(Trigger)]
+    note = (
+        "Per 100 runs. Slowed: minutes at a locked door (picking, bashing) and held by a web. "
+        "× marks a trap's trigger."
+    )
+    return Section("The map", heatmaps(world.grid, query, runs, columns, note, marks))
 
 
 def notable(query: Query) -> list[tuple[str, int]]:

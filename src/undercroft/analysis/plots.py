@@ -1,7 +1,9 @@
 """Plots for reports, drawn with matplotlib's Agg/SVG backend and inlined as SVG text.
 
 Every function takes plain numbers (already aggregated, so a plot never holds a batch's
-rows) and returns one ``<svg>`` element. Text is drawn as paths, so a report needs no
+rows) and returns one ``<svg>`` element; the reports draw no plot of nothing (they say so
+in words instead, :func:`nothing`), and axes that count (runs, deaths, days, goals) get
+whole-number ticks only. Text is drawn as paths, so a report needs no
 font and no network to show; ids are salted with a fixed string so the same numbers give
 the same SVG.
 """
@@ -20,7 +22,9 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axis import Axis
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from undercroft.core.grid import Grid, Terrain
 
@@ -44,6 +48,20 @@ def svg(fig: Figure) -> str:
     text = out.getvalue()
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, flags=re.DOTALL)
     return text[text.index("<svg") :]
+
+
+def whole(axis: Axis) -> None:
+    """Ticks at whole numbers only (an axis of counts: no 0.5 of a run)."""
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def integral(values: Sequence[float]) -> bool:
+    return all(float(v).is_integer() for v in values)
+
+
+def nothing(values: Sequence[float]) -> bool:
+    """Whether a plot of these values would show nothing: none, or every one 0 or nan."""
+    return not any(math.isfinite(v) and v != 0 for v in values)
 
 
 def interval_bars(
@@ -84,6 +102,9 @@ def counts_bars(
         ns = [int(n) for _, n in pairs]
         width = 0.8 * (min(np.diff(sorted(set(xs)))) if len(set(xs)) > 1 else 1.0)
         ax.bar(xs, ns, width=width, color=color)
+        if integral(xs):
+            whole(ax.xaxis)
+    whole(ax.yaxis)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("runs")
     ax.set_title(title)
@@ -97,6 +118,8 @@ def values_bars(
     fig, ax = plt.subplots(figsize=(4.6, 2.5))
     if pairs:
         ax.bar([x for x, _ in pairs], [v for _, v in pairs], width=0.8, color=BLUE)
+        if integral([x for x, _ in pairs]):
+            whole(ax.xaxis)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
@@ -113,6 +136,7 @@ def stacked_bars(
     for i, (name, counts) in enumerate(parts.items()):
         ax.bar(groups, counts, bottom=bottom, label=name, color=colours(i % 10))
         bottom += np.array(counts, dtype=float)
+    whole(ax.yaxis)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     if parts:
@@ -121,9 +145,18 @@ def stacked_bars(
     return svg(fig)
 
 
-def board_heatmap(board: Grid, counts: Mapping[tuple[int, int], float], *, title: str) -> str:
-    """The board (walls dark, floor light) with ``counts`` per square in colour."""
-    fig, ax = plt.subplots(figsize=(0.12 * board.width + 1.2, 0.12 * board.height + 0.5))
+def board_heatmap(
+    board: Grid,
+    counts: Mapping[tuple[int, int], float],
+    *,
+    title: str,
+    marks: Sequence[tuple[int, int]] = (),
+    mark_label: str = "trap",
+) -> str:
+    """The board (walls dark, floor light) with ``counts`` per square in colour, each named
+    area's name at its middle, column and row numbers every 5 squares, and ``marks``
+    (traps) as black crosses."""
+    fig, ax = plt.subplots(figsize=(0.16 * board.width + 1.6, 0.16 * board.height + 0.8))
     walls = (board.terrain != Terrain.FLOOR) & (board.terrain != Terrain.DOOR)
     ax.imshow(np.where(walls, 0.25, 0.95), cmap="gray", vmin=0, vmax=1, interpolation="nearest")
     grid = np.full((board.height, board.width), np.nan)
@@ -133,8 +166,22 @@ def board_heatmap(board: Grid, counts: Mapping[tuple[int, int], float], *, title
     if np.isfinite(grid).any():
         shown = ax.imshow(grid, cmap="YlOrRd", interpolation="nearest", alpha=0.9)
         fig.colorbar(shown, ax=ax, fraction=0.04, pad=0.02, label="per 100 runs")
-    ax.set_xticks([])
-    ax.set_yticks([])
+    for index, info in enumerate(board.areas):
+        ys, xs = np.nonzero(board.area == index)
+        if len(xs):
+            ax.text(
+                float(xs.mean()), float(ys.mean()), info.name, ha="center", va="center",
+                fontsize=5, color="#1d2733", alpha=0.85,
+            )  # fmt: skip
+    if marks:
+        ax.scatter(
+            [x for x, _ in marks], [y for _, y in marks], marker="x", s=14, linewidths=1,
+            color="black", label=mark_label,
+        )  # fmt: skip
+        ax.legend(fontsize=6, frameon=False, loc="upper left", bbox_to_anchor=(0, -0.06))
+    ax.set_xticks(range(0, board.width, 5))
+    ax.set_yticks(range(0, board.height, 5))
+    ax.tick_params(labelsize=6, length=2)
     ax.set_title(title)
     return svg(fig)
 

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import pyarrow as pa
+
+if TYPE_CHECKING:
+    from undercroft.analysis.formats import Estimate
 
 Rows = dict[str, list[dict[str, Any]]]
 """Table name -> the rows one run adds to it."""
@@ -84,6 +87,13 @@ class BatchRuleset(Protocol):
 
     def notable(self, query: Query) -> list[tuple[str, int]]:
         """Runs worth replaying, as (what they are, run index)."""
+        ...
+
+    def headline(
+        self, scenario: Any, query: Query, estimates: Sequence[tuple[Metric, Estimate]]
+    ) -> str:
+        """The batch's main finding in one sentence, computed from its tables and metrics
+        (the report's first line)."""
         ...
 
     def to_json(self, scenario: Any) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from undercroft.analysis import plots
-from undercroft.analysis.formats import REPORT, Estimate, shown
+from undercroft.analysis.formats import FEW_RUNS, REPORT, Estimate, caution, shown
 from undercroft.analysis.plugin import BatchRuleset, Metric, Section
 from undercroft.analysis.store import views
 from undercroft.core.dice import derive_seed as run_seed
@@ -37,6 +37,9 @@ font-variant-numeric: tabular-nums; } code, pre { background: #f3f5f7; padding: 
 border-radius: 3px; } pre { padding: .6em; overflow-x: auto; white-space: pre-wrap; }
 .figure { margin: .8em 0; } .figure svg { max-width: 100%; height: auto; }
 .note { color: #5b6875; }
+.lead { font-size: 1.15em; font-weight: 600; margin: .4em 0 .8em; }
+.scroll { max-width: 100%; overflow-x: auto; }
+.scroll th { vertical-align: bottom; } td.n { white-space: nowrap; }
 .flag { color: #9a3412; font-weight: 600; }
 .grid { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 """
@@ -69,17 +72,31 @@ def figure(svg_text: str) -> str:
 
 
 def heatmaps(
-    board: Grid, query: Query, runs: int, columns: Sequence[tuple[str, str]], note: str
+    board: Grid,
+    query: Query,
+    runs: int,
+    columns: Sequence[tuple[str, str, str]],
+    note: str,
+    marks: Sequence[tuple[int, int]] = (),
 ) -> str:
-    """One heatmap of the board per (column of ``squares``, title), per 100 runs."""
-    figures = []
-    for column, title in columns:
+    """One heatmap of the board per (column of ``squares``, title, what it counts), per 100
+    runs, with the areas named and ``marks`` (traps) crossed; a column with nothing in
+    any run is said in words, not drawn."""
+    figures, none = [], []
+    for column, title, what in columns:
         counts = {
             (int(x), int(y)): 100 * float(n) / runs
             for x, y, n in query(f"SELECT x, y, sum({column}) FROM squares GROUP BY 1, 2")
         }
-        figures.append(figure(plots.board_heatmap(board, counts, title=title)))
-    return '<div class="grid">' + "".join(figures) + f'</div><p class="note">{note}</p>'
+        if plots.nothing(list(counts.values())):
+            none.append(what)
+            continue
+        figures.append(figure(plots.board_heatmap(board, counts, title=title, marks=marks)))
+    said = "".join(f'<p class="note">No {esc(what)} in these runs.</p>' for what in none)
+    return '<div class="grid">' + "".join(figures) + f"</div>{said}" + (
+        f'<p class="note">{note} Numbers on the edges are the squares\' columns (x) and '
+        "rows (y).</p>"
+    )
 
 
 def first_runs(query: Query, picks: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
@@ -104,9 +121,17 @@ def page(title: str, parts: Sequence[str]) -> str:
 
 
 def metrics_part(estimates: Sequence[tuple[Metric, Estimate]]) -> list[str]:
-    rows = [(m.label, *shown(m, e)) for m, e in estimates]
+    rows = [(m.label, *shown(m, e), caution(m, e)) for m, e in estimates]
     rates = [(m, e) for m, e in estimates if m.kind == "rate"]
-    parts = ["<h2>Results</h2>", table(("metric", "value", "95% interval"), rows, {1, 2})]
+    parts = [
+        "<h2>Results</h2>",
+        table(("metric", "value", "95% interval", "caution"), rows, {1, 2}),
+        '<p class="note">Intervals of shares are Wilson score intervals; of means, Student '
+        "t intervals cut at 0 (no count goes below), or the exact Poisson interval when "
+        f"every run gave the same count. <i>Caution</i> marks an interval from fewer than "
+        f"{FEW_RUNS} runs or from runs that all gave the same value: it is rougher than it "
+        "looks.</p>",
+    ]
     if rates:
         parts.append(
             figure(
@@ -125,21 +150,27 @@ def metrics_part(estimates: Sequence[tuple[Metric, Estimate]]) -> list[str]:
 def distributions_part(
     estimates: Sequence[tuple[Metric, Estimate]], query: Query, wanted: Sequence[str]
 ) -> list[str]:
-    """A histogram of each counted metric named in ``wanted``."""
-    figures = []
+    """A histogram of each counted metric named in ``wanted`` (in words when every run
+    had none)."""
+    figures, none = [], []
     for m, _ in estimates:
         if m.kind != "mean" or m.column not in wanted:
             continue
         col = '"' + m.column + '"'
         pairs = query(f"SELECT {col}, count(*) FROM runs GROUP BY 1 ORDER BY 1")
-        figures.append(
-            figure(
-                plots.counts_bars(
-                    [(x, n) for x, n in pairs if x is not None], title=m.label, xlabel=m.column
-                )
-            )
-        )
-    return ["<h2>Distributions</h2>", '<div class="grid">', *figures, "</div>"] if figures else []
+        pairs = [(x, n) for x, n in pairs if x is not None]
+        if plots.nothing([float(x) for x, _ in pairs]):
+            none.append(m.label)
+            continue
+        figures.append(figure(plots.counts_bars(pairs, title=m.label, xlabel=m.column)))
+    said = (
+        [f'<p class="note">None in any run, so not drawn: {esc("; ".join(none))}.</p>']
+        if none
+        else []
+    )
+    if not figures and not said:
+        return []
+    return ["<h2>Distributions</h2>", '<div class="grid">', *figures, "</div>", *said]
 
 
 def replay_part(
@@ -177,6 +208,7 @@ def write(
         rate = f", {meta['runs'] / seconds:,.1f} runs/s" if seconds else ""
         head = [
             f"<h1>{esc(plugin.name)} batch: {esc(described[0][1] if described else '')}</h1>",
+            f'<p class="lead">{esc(plugin.headline(scenario, query, estimates))}</p>',
             f'<p class="note">{meta["runs"]:,} runs, batch seed {meta["seed"]}, undercroft '
             f"{esc(meta.get('version', ''))}, {seconds:,.1f} s on {esc(meta.get('backend', ''))}"
             f"{rate}.</p>",

@@ -2,12 +2,24 @@
 
 * A rate (the share of runs where something holds) gets a Wilson score interval, good
   at 0% and 100% and for small batches.
-* A mean gets a Student t interval (mean +- t * s / sqrt(n)).
+* A mean gets a Student t interval (mean +- t * s / sqrt(n)); a batch's mean metrics are
+  counts, days, minutes or hours, never below 0, so :func:`mean_interval` cuts that
+  interval at 0 (the true mean cannot lie below, so the coverage is unchanged) and, when
+  every run gave the same whole number, gives the exact Poisson interval of the total
+  instead of the certain-looking ``c - c`` of a sample with no spread.
+* :func:`.formats.caution` flags an interval that rests on few runs or on runs that all
+  gave the same value.
 * Comparing two batches: a rate by the two-proportion z test, or Fisher's exact test
   when a cell of the 2x2 table expects fewer than 5 runs; a mean by Welch's t test
   (no equal variances assumed). Two-sided, 95% level.
+* Comparing two batches played on the same seeds (run for run, as the points of a sweep
+  are): the runs are paired, and the tests use the pairs: McNemar's exact test for a
+  rate (:func:`paired_exact`), the Wilcoxon signed-rank test of the per-seed differences
+  for a mean (:func:`compare_paired_means`). Pairing removes the luck the two runs of a
+  seed share, so it tells smaller differences from noise.
 * The runs per batch needed to tell the observed difference from noise at that level
-  with 80% power (normal approximation; infinite when the batches do not differ).
+  with 80% power (normal approximation; infinite when the batches do not differ; for
+  paired runs, from the spread of the differences).
 * Holm's step-down adjustment of a family of p-values, for a table that tests many
   metrics at once.
 """
@@ -17,7 +29,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 from scipy import stats
 
 from undercroft.analysis.formats import Estimate as Estimate
@@ -49,7 +63,10 @@ def wilson(successes: int, n: int, level: float = LEVEL) -> Estimate:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    # No success (or no failure) puts the bound exactly at 0 (or 1), not a rounding away.
+    low = 0.0 if successes == 0 else max(0.0, min(p, centre - half))
+    high = 1.0 if successes == n else min(1.0, max(p, centre + half))
+    return Estimate(p, low, high, n)
 
 
 def t_interval(mean: float, sd: float, n: int, level: float = LEVEL) -> Estimate:
@@ -60,6 +77,25 @@ def t_interval(mean: float, sd: float, n: int, level: float = LEVEL) -> Estimate
         return Estimate(mean, math.nan, math.nan, n)
     half = float(stats.t.ppf(1 - (1 - level) / 2, n - 1)) * sd / math.sqrt(n)
     return Estimate(mean, mean - half, mean + half, n)
+
+
+def mean_interval(mean: float, sd: float, n: int, level: float = LEVEL) -> Estimate:
+    """The mean of values never below 0 (counts, days, minutes) with a 95% interval that
+    stays in range: the Student t interval cut at 0; when every run gave the same whole
+    number ``c`` (``sd`` 0), the exact (Garwood) Poisson interval of the total ``n * c``
+    over ``n`` runs, so 0 events in 20 runs reads 0 to 0.18, not a certain 0 to 0."""
+    if n == 0 or not math.isfinite(mean):
+        return Estimate(math.nan, math.nan, math.nan, n)
+    total = mean * n
+    if (n == 1 or sd == 0) and abs(total - round(total)) < 1e-9:
+        k = round(total)
+        low = float(stats.chi2.ppf((1 - level) / 2, 2 * k)) / (2 * n) if k else 0.0
+        high = float(stats.chi2.ppf(1 - (1 - level) / 2, 2 * k + 2)) / (2 * n)
+        return Estimate(mean, low, high, n, sd)
+    t = t_interval(mean, sd, n, level)
+    if not math.isfinite(t.low):
+        return Estimate(mean, t.low, t.high, n, sd)
+    return Estimate(mean, max(0.0, t.low), t.high, n, sd)
 
 
 def compare_rates(k1: int, n1: int, k2: int, n2: int) -> Test:
@@ -81,7 +117,7 @@ def compare_rates(k1: int, n1: int, k2: int, n2: int) -> Test:
 
 def compare_means(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> Test:
     """Two means by Welch's t test (from each batch's mean, sample sd and size)."""
-    a, b = t_interval(m1, s1, n1), t_interval(m2, s2, n2)
+    a, b = mean_interval(m1, s1, n1), mean_interval(m2, s2, n2)
     if n1 < 2 or n2 < 2:
         return Test(a, b, m2 - m1, math.nan, "Welch t", math.nan)
     if s1 == 0 and s2 == 0:
@@ -123,6 +159,61 @@ def paired_exact(only_a: int, only_b: int) -> float:
     if discordant == 0:
         return 1.0
     return float(stats.binomtest(only_a, discordant, 0.5).pvalue)
+
+
+def compare_paired_rates(a: Sequence[bool], b: Sequence[bool]) -> Test:
+    """Two rates over the same seeds (``a[i]`` and ``b[i]`` the runs of one seed): McNemar's
+    exact test on the seeds where they differ."""
+    n = len(a)
+    only_a = sum(1 for x, y in zip(a, b, strict=True) if x and not y)
+    only_b = sum(1 for x, y in zip(a, b, strict=True) if y and not x)
+    ea, eb = wilson(sum(map(bool, a)), n), wilson(sum(map(bool, b)), n)
+    return Test(
+        ea, eb, eb.value - ea.value, paired_exact(only_a, only_b), "McNemar exact (paired)",
+        needed_paired_rates(only_a / n if n else math.nan, only_b / n if n else math.nan),
+    )  # fmt: skip
+
+
+def compare_paired_means(a: Sequence[float], b: Sequence[float]) -> Test:
+    """Two means over the same seeds: the Wilcoxon signed-rank test of the differences
+    ``b[i] - a[i]`` (the seeds with no difference left out, Wilcoxon's own rule; p 1 when
+    no seed differs)."""
+    n = len(a)
+    name = "Wilcoxon signed-rank (paired)"
+    if n == 0:  # no seed where both batches have a value (a day the Master never fell)
+        empty = Estimate(math.nan, math.nan, math.nan, 0)
+        return Test(empty, empty, math.nan, math.nan, name, math.nan)
+    xa, xb = np.array(a, dtype=float), np.array(b, dtype=float)
+    diff = xb - xa
+    sa, sb = _sd(xa), _sd(xb)
+    ea, eb = mean_interval(float(xa.mean()), sa, n), mean_interval(float(xb.mean()), sb, n)
+    differs = bool(np.any(diff))
+    p = float(stats.wilcoxon(diff, zero_method="wilcox").pvalue) if differs else 1.0
+    mean_diff = float(diff.mean())
+    return Test(ea, eb, mean_diff, p, name, needed_paired_means(mean_diff, _sd(diff)))
+
+
+def _sd(values: np.ndarray[Any, np.dtype[np.float64]]) -> float:
+    return float(values.std(ddof=1)) if len(values) > 1 else math.nan
+
+
+def needed_paired_rates(only_a: float, only_b: float) -> float:
+    """Seeds needed to detect a paired difference of rates, from the shares of seeds won
+    by A alone and B alone (Connor's normal approximation to McNemar's test)."""
+    if not (math.isfinite(only_a) and math.isfinite(only_b)) or only_a == only_b:
+        return math.inf
+    za, zb = _z()
+    discordant, difference = only_a + only_b, only_b - only_a
+    top = za * math.sqrt(discordant) + zb * math.sqrt(discordant - difference**2)
+    return math.ceil(top * top / difference**2)
+
+
+def needed_paired_means(difference: float, sd: float) -> float:
+    """Seeds needed to detect a mean per-seed difference (its sd ``sd``)."""
+    if difference == 0 or not math.isfinite(difference) or not math.isfinite(sd):
+        return math.inf
+    za, zb = _z()
+    return math.ceil((za + zb) ** 2 * sd * sd / difference**2)
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

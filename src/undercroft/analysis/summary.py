@@ -15,7 +15,7 @@ import duckdb
 
 from undercroft.analysis.formats import Estimate
 from undercroft.analysis.plugin import Metric
-from undercroft.analysis.stats import t_interval, wilson
+from undercroft.analysis.stats import mean_interval, wilson
 from undercroft.analysis.store import table_path
 
 
@@ -54,7 +54,7 @@ def moments(folder: Path, metrics: Sequence[Metric]) -> list[tuple[int, float, f
 def estimate(metric: Metric, n: int, mean: float, sd: float) -> Estimate:
     if metric.kind == "rate":
         return wilson(round(mean * n) if n else 0, n)
-    return t_interval(mean, sd, n)
+    return mean_interval(mean, sd, n)
 
 
 def summarise(folder: Path, metrics: Sequence[Metric]) -> list[tuple[Metric, Estimate]]:

@@ -109,7 +109,7 @@ def test_batch_json_the_report_and_the_catalogue(keep_played: Played) -> None:
     for heading in headings:
         assert heading in page, heading
     code, stdout, stderr = invoke(
-        "results", "sql", "SELECT count(*) AS n FROM invasions WHERE batch = 1", "--csv",
+        "results", "sql", "SELECT count(*) AS n FROM keep_invasions WHERE batch = 1", "--csv",
         "--catalogue", str(keep_played.catalogue),
     )  # fmt: skip
     assert code == 0, stderr

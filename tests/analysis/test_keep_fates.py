@@ -80,9 +80,7 @@ def test_deaths_captures_and_escapes_add_up_across_tables_and_summaries() -> Non
     for index in SEEDS:
         rows, summary, both = played("mid", 4, derive_seed(1, index))
         check(rows, summary, both)
-        under_way_dead += sum(
-            i["dead"] for i in rows["invasions"] if i["outcome"] == "under way"
-        )
+        under_way_dead += sum(i["dead"] for i in rows["invasions"] if i["outcome"] == "under way")
     assert under_way_dead  # the case that showed 0: deaths in an invasion still going
 
 

@@ -41,10 +41,7 @@ def invasions(query: Query) -> Section:
     total = sum(int(r[1]) for r in rows)
     if not total:
         return Section("Invasions", "<p>No invasion came in any run.</p>")
-    shown = [
-        (o, n, pct(n / total), *(f"{x:.2f}" for x in means))
-        for o, n, *means in rows
-    ]
+    shown = [(o, n, pct(n / total), *(f"{x:.2f}" for x in means)) for o, n, *means in rows]
     by_day = query(
         "SELECT day, " + ", ".join(
             f"sum(CASE WHEN outcome = '{o}' THEN 1 ELSE 0 END)" for o in OUTCOMES

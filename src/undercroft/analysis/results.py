@@ -76,6 +76,8 @@ name, the files of that ruleset's batches that have the table (a batch played be
 def view_names() -> list[str]:
     """Every view :func:`query` can open, ``crawl_runs`` ... ``keep_squares``."""
     return [f"{ruleset}_{table}" for ruleset, tables in TABLES.items() for table in tables]
+
+
 LOCK_WAIT_SECONDS = 15.0
 
 
@@ -135,9 +137,7 @@ def connect(path: Path, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyC
                 time.sleep(0.2)
                 continue
             if "not a valid DuckDB database" not in str(exc):
-                raise CatalogueError(
-                    f"{path}: cannot open the results catalogue: {exc}"
-                ) from None
+                raise CatalogueError(f"{path}: cannot open the results catalogue: {exc}") from None
             raise CatalogueError(
                 f"{path}: not a results catalogue (not a DuckDB file); name another file "
                 "with --catalogue or UNDERCROFT_CATALOGUE"

@@ -10,6 +10,7 @@ the Master.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from importlib.resources import as_file, files
 
@@ -195,7 +196,19 @@ def _keep_game(console: Console, *, seed: int = 1, days: int = 3, head: int = 30
         )
     console.print(
         f"{summary['invasions']} invasion(s), {summary['adventurers']} adventurer(s): "
-        f"{summary['dead']} died, {summary['captured']} captured, {summary['escaped']} "
-        f"escaped; the Master is {summary['master']}.",
+        f"{fates_text(account.fates.totals())}; the Master is {summary['master']}.",
         highlight=False,
     )
+
+
+def fates_text(fates: Mapping[str, int]) -> str:
+    """What became of the adventurers who came, each counted once (keep.fates): a captive
+    who later bled to death is among the dead, not the captured too."""
+    words = [
+        f"{fates.get('dead', 0)} died",
+        f"{fates.get('captured', 0)} held captive",
+        f"{fates.get('escaped', 0)} escaped",
+    ]
+    if fates.get("inside", 0):
+        words.append(f"{fates['inside']} still inside")
+    return ", ".join(words)

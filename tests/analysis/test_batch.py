@@ -92,7 +92,8 @@ def test_the_catalogue_lists_shows_and_queries_the_batches(played: Played) -> No
     code, stdout, _ = invoke("results", "show", "1", "--catalogue", cat)
     assert code == 0 and "won" in stdout
     code, stdout, _ = invoke(
-        "results", "sql", "SELECT batch, count(*), sum(fights) FROM runs GROUP BY 1 ORDER BY 1",
+        "results", "sql",
+        "SELECT batch, count(*), sum(fights) FROM crawl_runs GROUP BY 1 ORDER BY 1",
         "--csv", "--catalogue", cat,
     )  # fmt: skip
     assert code == 0
@@ -102,6 +103,36 @@ def test_the_catalogue_lists_shows_and_queries_the_batches(played: Played) -> No
     assert code == 2 and "did not run" in stderr
     code, _, stderr = invoke("results", "show", "99", "--catalogue", cat)
     assert code == 2 and "no batch 99" in stderr
+
+
+def test_a_crawl_query_never_sees_keep_rows(tmp_path: Path) -> None:
+    """Crawl and keep batches both write ``runs`` and ``squares``: one view per ruleset."""
+    cat = str(tmp_path / "c.duckdb")
+    for ident, args in enumerate(
+        (["crawl", ADVENTURE, "--runs", "2"], ["keep", "mid", "--runs", "1", "--days", "1"]), 1
+    ):
+        code, stdout, stderr = invoke(
+            "batch", *args, "--workers", "1", "--out", str(tmp_path / str(ident)),
+            "--catalogue", cat, "--quiet",
+        )  # fmt: skip
+        assert code == 0, stdout + stderr
+
+    def sql(query: str) -> list[str]:
+        code, stdout, stderr = invoke("results", "sql", query, "--csv", "--catalogue", cat)
+        assert code == 0, stderr
+        return stdout.strip().splitlines()[1:]
+
+    for view in ("runs", "squares"):
+        assert sql(f"SELECT DISTINCT batch FROM crawl_{view}") == ["1"], view
+        assert set(sql(f"SELECT DISTINCT batch FROM keep_{view}")) <= {"2"}, view
+    assert sql("SELECT count(*) FROM crawl_runs") == ["2"]
+    assert sql("SELECT count(*) FROM keep_runs") == ["1"]
+    for view in ("deaths", "fights", "rolls", "rules"):
+        assert set(sql(f"SELECT DISTINCT batch FROM crawl_{view}")) <= {"1"}, view
+    for view in ("invasions", "traps", "doors", "days"):
+        assert set(sql(f"SELECT DISTINCT batch FROM keep_{view}")) <= {"2"}, view
+    code, _, stderr = invoke("results", "sql", "SELECT count(*) FROM runs", "--catalogue", cat)
+    assert code == 2 and "crawl_runs or keep_runs" in stderr
 
 
 def test_big_tables_are_written_in_row_groups(tmp_path: Path) -> None:

@@ -154,7 +154,8 @@ def test_the_table_orders_rules_as_the_catalogue_and_flags_by_prefix() -> None:
 
 def test_the_catalogue_has_a_view_of_the_rules(played: Played) -> None:
     code, stdout, stderr = invoke(
-        "results", "sql", "SELECT batch, count(*), sum(events) FROM rules GROUP BY 1 ORDER BY 1",
+        "results", "sql",
+        "SELECT batch, count(*), sum(events) FROM crawl_rules GROUP BY 1 ORDER BY 1",
         "--csv", "--catalogue", str(played.catalogue),
     )  # fmt: skip
     assert code == 0, stderr

@@ -51,9 +51,12 @@ def test_the_printed_replay_command_plays_run_zero_alone(
     assert summary["type"] == "summary"
     row = rows(keep_played.two, "runs")[0]
     assert row["seed"] == derive_seed(SEED, 0)
-    assert (row["invasions"], row["adventurers_dead"], row["adventurers_captured"]) == (
-        summary["invasions"], summary["dead"], summary["captured"]
+    assert (row["invasions"], row["adventurers"], row["adventurers_escaped"]) == (
+        summary["invasions"], summary["adventurers"], summary["escaped"]
     )  # fmt: skip
+    # the world counts events (deaths, captures made); the row each adventurer's fate
+    assert row["adventurers_captured"] == summary["prisoners"]
+    assert row["adventurers_dead"] <= summary["dead"]
     assert (row["traps_fired"], row["rearms"], row["fumbles"], row["wounds"]) == (
         summary["traps_fired"], summary["rearms"], summary["fumbles"], summary["wounds"]
     )  # fmt: skip
@@ -77,13 +80,10 @@ def test_the_tables_agree_with_the_runs_summary(keep_played: Played) -> None:
             row["repelled"], row["goal_met"], row["escaped"]
         )  # fmt: skip
         assert outcomes["under way"] == row["under_way"]
-        ended = [i for i in mine if i["outcome"] != "under way"]
-        # members of ended invasions are counted once each; under way ones are not yet
-        assert sum(i["dead"] for i in ended) <= row["adventurers_dead"]
-        assert sum(i["captured"] for i in ended) <= row["adventurers_captured"]
-        if not row["under_way"]:
-            assert sum(i["dead"] for i in mine) == row["adventurers_dead"]
-            assert sum(i["escaped"] for i in mine) == row["adventurers_escaped"]
+        # every member under one fate, under way or not (tests/analysis/test_keep_fates.py)
+        for fate in ("dead", "captured", "escaped", "inside"):
+            assert sum(i[fate] for i in mine) == row[f"adventurers_{fate}"]
+        assert sum(i["size"] for i in mine) == row["adventurers"]
         assert sum(s["deaths"] for s in squares if s["run"] == run) == row["adventurers_dead"]
         assert sum(t["fired"] for t in traps if t["run"] == run) == row["traps_fired"]
         assert sum(t["rearms"] for t in traps if t["run"] == run) <= row["rearms"]
@@ -109,7 +109,7 @@ def test_batch_json_the_report_and_the_catalogue(keep_played: Played) -> None:
     for heading in headings:
         assert heading in page, heading
     code, stdout, stderr = invoke(
-        "results", "sql", "SELECT count(*) AS n FROM invasions WHERE batch = 1", "--csv",
+        "results", "sql", "SELECT count(*) AS n FROM keep_invasions WHERE batch = 1", "--csv",
         "--catalogue", str(keep_played.catalogue),
     )  # fmt: skip
     assert code == 0, stderr

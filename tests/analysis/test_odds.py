@@ -246,28 +246,8 @@ def inside(observed: int, n: int, p: Fraction) -> bool:
     return est.low <= float(p) <= est.high
 
 
-@pytest.mark.rule("C-DOOR-01", "C-DD-01", "C-MON-03")
-def test_batch_rolls_agree_with_the_exact_odds(played: Played) -> None:
-    rolls = pq.read_table(played.two / "rolls.parquet").to_pylist()
-    by: dict[tuple[str, str], Counter[str]] = {}
-    for r in rolls:
-        by.setdefault((r["rule"], r["actor"]), Counter())[r["outcome"]] += r["count"]
-    checked = 0
-    for (rule, actor), counts in by.items():
-        if rule not in ("C-DOOR-01", "C-DD-01") or actor not in PACK.heroes:
-            continue
-        n = sum(counts.values())
-        if n < 20:
-            continue
-        exact = rule_odds(PACK, rule, actor).outcomes
-        for word, p in exact.items():
-            assert inside(counts[word], n, p), (rule, actor, word, counts, exact)
-        checked += 1
-    patrol = Counter({o: c for (rule, _), cs in by.items() if rule == "C-MON-03"
-                      for o, c in cs.items()})  # fmt: skip
-    exact = nz(rule_odds(PACK, "C-MON-03", "garrick").outcomes)
-    assert inside(patrol["patrol"], sum(patrol.values()), exact["patrol"])
-    assert checked >= 4
+# The rolls of a batch against these odds, rule by rule and modifier by modifier:
+# tests/analysis/test_roll_odds.py.
 
 
 @pytest.mark.rule("C-FIGHT-04")

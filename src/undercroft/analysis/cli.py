@@ -247,9 +247,12 @@ def results_sql(
     sql: Annotated[
         str,
         typer.Argument(
-            help="A query; views runs, deaths, fights, rolls, squares (crawl), invasions, "
-            "traps, doors, days (keep) hold every batch's rows (column batch = its id), and "
-            "the table batches the catalogue."
+            help="A query; one view per ruleset and table holds that ruleset's batches' "
+            "rows (column batch = its id): crawl_runs, crawl_deaths, crawl_fights, "
+            "crawl_rolls, crawl_squares, crawl_rules; keep_runs, keep_invasions, keep_traps, "
+            "keep_doors, keep_days, keep_squares; the table batches is the catalogue. "
+            'Example: undercroft results sql "SELECT batch, avg(won::INT) FROM crawl_runs '
+            'GROUP BY 1".'
         ),
     ],
     csv: Annotated[bool, typer.Option(help="Print CSV instead of a table.")] = False,

@@ -12,7 +12,10 @@ Its tables:
   Death's Door rule of the roll that killed (C-DD-01 at Turn End, C-DD-03 for a blow);
 * ``fights``: one row per fight (C-FIGHT-04): hero, monster kind, scores, Stamina, dice
   totals, winner (``hero``, ``monster``, ``tie``) and the hero's square;
-* ``rolls``: per run, how many rolls of each rule, actor, modifier total and outcome;
+* ``rolls``: per run, how many rolls of each kind: ``rule``, the rule whose d6 table
+  decided the outcome (C-SURP-04 for a roll against an Ambusher, though the roll cites
+  C-SURP-01 first), ``rules``, every rule the roll cites (a list), ``actor``, the
+  ``modifier`` total and the named ``modifiers`` (``Perceptive +1, light -1``), ``outcome``;
 * ``squares``: per run and square of the board, the deaths, fights and traps sprung there;
 * ``rules``: per run and rule ID, the events whose ``rules`` name it (:mod:`.exercise`):
   which rules the run played, so a win rate says what it was measured on.
@@ -182,8 +185,10 @@ class CrawlBatch:
                 [
                     ("run", pa.int64()),
                     ("rule", pa.string()),
+                    ("rules", pa.list_(pa.string())),
                     ("actor", pa.string()),
                     ("modifier", pa.int32()),
+                    ("modifiers", pa.string()),
                     ("outcome", pa.string()),
                     ("count", pa.int32()),
                 ]
@@ -344,8 +349,8 @@ def rows_of(
         "deaths": [{"run": run, **d} for d in sink.deaths],
         "fights": [{"run": run, **f} for f in sink.fights],
         "rolls": [
-            {"run": run, "rule": r, "actor": a, "modifier": m, "outcome": o, "count": n}
-            for (r, a, m, o), n in sorted(sink.rolls.items())
+            {"run": run, **key._asdict(), "rules": list(key.rules), "count": n}
+            for key, n in sorted(sink.rolls.items())
         ],
         "squares": [
             {

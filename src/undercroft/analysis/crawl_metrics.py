@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from undercroft.analysis.exercise import count_rules
+from undercroft.analysis.odds import deciding_rule
 from undercroft.core.events import Event, Time
 from undercroft.core.grid import Grid, Pos
 
@@ -26,6 +27,19 @@ class Blow:
 
     by: str
     rules: tuple[str, ...]
+
+
+class RollKey(NamedTuple):
+    """What a ``rolls`` row counts: the rule whose table decided the roll
+    (:func:`.odds.deciding_rule`), every rule the roll cites, who rolled, the modifiers
+    (their total and their names) and the outcome word."""
+
+    rule: str
+    rules: tuple[str, ...]
+    actor: str
+    modifier: int
+    modifiers: str
+    outcome: str
 
 
 @dataclass
@@ -43,7 +57,8 @@ class CrawlMetrics:
     last_blow: dict[str, Blow] = field(default_factory=dict)
     fights: list[dict[str, Any]] = field(default_factory=list)
     deaths: list[dict[str, Any]] = field(default_factory=list)
-    rolls: Counter[tuple[str, str, int, str]] = field(default_factory=Counter)
+    rolls: Counter[RollKey] = field(default_factory=Counter)
+    """The rolls of the game, counted by :class:`RollKey` (the ``rolls`` table)."""
     squares: dict[tuple[int, int], Counter[str]] = field(default_factory=dict)
     rules: Counter[str] = field(default_factory=Counter)
     """Rule ID -> the events of the game that name it (the ``rules`` table)."""
@@ -188,13 +203,26 @@ def _hero_died(m: CrawlMetrics, e: Event) -> None:
     )
 
 
+def modifiers_text(modifiers: dict[str, Any]) -> str:
+    """A roll's named modifiers as the ``rolls`` table shows them: ``Perceptive +1, light -1``
+    (in the engine's order), ``""`` for none."""
+    return ", ".join(f"{name} {int(v):+d}" for name, v in modifiers.items())
+
+
 def _roll(m: CrawlMetrics, e: Event) -> None:
     f = e.fields
-    rule = e.rules[0] if e.rules else ""
-    if rule == "C-DD-01":
+    if "C-DD-01" in e.rules:
         m.dd_rule = "C-DD-03" if "C-DD-03" in e.rules else "C-DD-01"
-    modifier = sum(int(v) for v in dict(f.get("modifiers", {})).values())
-    m.rolls[(rule, m.actor_kind(str(f.get("actor", ""))), modifier, str(f["outcome"]))] += 1
+    modifiers = dict(f.get("modifiers", {}))
+    key = RollKey(
+        deciding_rule(e.rules),
+        tuple(e.rules),
+        m.actor_kind(str(f.get("actor", ""))),
+        sum(int(v) for v in modifiers.values()),
+        modifiers_text(modifiers),
+        str(f["outcome"]),
+    )
+    m.rolls[key] += 1
 
 
 def _count(name: str) -> Any:

@@ -212,15 +212,27 @@ def board(scenario: CrawlScenario, query: Query, runs: int) -> Section:
 
 
 def dice(query: Query) -> Section:
-    rows = query("SELECT rule, outcome, sum(count) FROM rolls GROUP BY 1, 2 ORDER BY 1, 3 DESC")
-    totals: dict[str, int] = {}
-    for rule, _, n in rows:
-        totals[rule] = totals.get(rule, 0) + int(n)
-    shown = [(rule, outcome, n, pct(n / totals[rule])) for rule, outcome, n in rows]
-    html = table(("rule", "outcome", "rolls", "share of that rule's rolls"), shown, {2, 3}) + (
-        '<p class="note">Every die roll of every run, by the rule that called for it (all '
-        "modifiers together). <code>undercroft odds rule ID --hero H</code> gives the exact "
-        "odds of one roll.</p>"
+    """Every roll by the rule whose table decided it and by its modifiers: each row's share
+    is what ``undercroft odds rule RULE`` gives for a hero with those modifiers."""
+    rows = query(
+        "SELECT rule, modifiers, outcome, sum(count) FROM rolls GROUP BY ALL "
+        "ORDER BY rule, modifiers, sum(count) DESC, outcome"
+    )
+    totals: dict[tuple[str, str], int] = {}
+    for rule, modifiers, _, n in rows:
+        totals[(rule, modifiers)] = totals.get((rule, modifiers), 0) + int(n)
+    shown = [
+        (rule, modifiers or "none", outcome, n, pct(n / totals[(rule, modifiers)]))
+        for rule, modifiers, outcome, n in rows
+    ]
+    html = table(
+        ("rule", "modifiers", "outcome", "rolls", "share of those rolls"), shown, {3, 4}
+    ) + (
+        '<p class="note">Every die roll of every run, by the rule whose table decided it '
+        "(a roll against an Ambusher is C-SURP-04, though it cites C-SURP-01 too) and by its "
+        "modifiers (Perceptive, Light 0, ...). <code>undercroft odds rule ID --hero H</code> "
+        "(with <code>--light0</code> for a <code>light</code> modifier) gives the exact odds "
+        "of one such roll.</p>"
     )
     return Section("The dice as rolled", html)
 

@@ -6,11 +6,13 @@ and runs it day by day for the batch's days, as ``undercroft run keep`` does. It
 
 * ``runs``: one row a run: ``run``, ``seed``, ``scenario``, ``days``, one column per
   ``--set`` key, then the outcome: the Master alive at the end, invasions by outcome,
-  adventurers dead / captured / escaped (the world's own summary), traps fired, wounds,
+  adventurers who came (the world's own summary) and what became of them at the end:
+  dead / captured / escaped / inside (:mod:`undercroft.keep.fates`), traps fired, wounds,
   rearms, fumbles, Traps-job minion-hours per day, minutes at locked doors;
 * ``invasions``: one row per invasion: day, kind, size, levels, goal, outcome
-  (``repelled``, ``goal met``, ``escaped``, ``under way``), members dead, captured,
-  escaped, treasure, minutes inside;
+  (``repelled``, ``goal met``, ``escaped``, ``under way``), its members dead, captured,
+  escaped and inside at the end of the run (they add up to its size), treasure, minutes
+  inside;
 * ``traps``: per run and trap (``trap:N``): mechanism kind, tile, times fired, wounds,
   kills, rearms, fumbles;
 * ``doors``: one row per locked door a group forced or gave up: the group, door, tile,
@@ -40,6 +42,7 @@ from undercroft.analysis.plugin import Metric, Query, Rows, Section
 from undercroft.core.settings import Setting, describe
 from undercroft.keep import settings as keep_settings
 from undercroft.keep.clock import day_of
+from undercroft.keep.fates import FATES
 from undercroft.keep.scenario import build_world
 from undercroft.keep.structures import Mechanism
 from undercroft.keep.world import World
@@ -76,6 +79,7 @@ MEANS = (
     ("adventurers_dead", "adventurers dead"),
     ("adventurers_captured", "adventurers captured"),
     ("adventurers_escaped", "adventurers who walked out alive"),
+    ("adventurers_inside", "adventurers still inside, free, at the end"),
     ("master_died_day", "day the Master fell (runs where he did)"),
     ("traps_fired", "traps fired"),
     ("wounds", "wounds (both sides, traps included)"),
@@ -99,6 +103,7 @@ INTS = (
     "adventurers_dead",
     "adventurers_captured",
     "adventurers_escaped",
+    "adventurers_inside",
     "master_died_day",
     "traps_fired",
     "wounds",
@@ -146,6 +151,7 @@ class KeepBatch:
                     ("dead", pa.int32()),
                     ("captured", pa.int32()),
                     ("escaped", pa.int32()),
+                    ("inside", pa.int32()),
                     ("treasure", pa.int32()),
                     ("minutes", pa.int32()),
                 ]
@@ -287,6 +293,11 @@ def rows_of(
 ) -> Rows:
     """The rows of one finished run: the world's summary and the sink's records."""
     outcomes = sink.outcomes()
+    # Every adventurer who came under one fate at the end of the run (keep.fates), so
+    # the invasions' rows add up to the run's: a death in an invasion still under way
+    # counts, a captive who later bled to death counts once, as dead.
+    fates = sink.fates.by_invasion()
+    totals = sink.fates.totals()
     died_day = summary.get("master_died_day")
     row: dict[str, Any] = {
         "run": run,
@@ -302,9 +313,10 @@ def rows_of(
         "escaped": outcomes["escaped"],
         "under_way": outcomes["under way"],
         "adventurers": int(summary.get("adventurers", 0)),
-        "adventurers_dead": int(summary.get("dead", 0)),
-        "adventurers_captured": int(summary.get("captured", 0)),
-        "adventurers_escaped": int(summary.get("escaped", 0)),
+        "adventurers_dead": totals["dead"],
+        "adventurers_captured": totals["captured"],
+        "adventurers_escaped": totals["escaped"],
+        "adventurers_inside": totals["inside"],
         "master_died_day": None if died_day is None else int(died_day),
         "traps_fired": int(summary["traps_fired"]),
         "wounds": int(summary.get("wounds", 0)),
@@ -329,9 +341,7 @@ def rows_of(
                 "levels": i.levels,
                 "goal": i.goal,
                 "outcome": i.outcome,
-                "dead": i.dead,
-                "captured": i.captured,
-                "escaped": i.escaped,
+                **{fate: fates.get(i.number, Counter())[fate] for fate in FATES},
                 "treasure": i.treasure,
                 "minutes": i.minutes,
             }

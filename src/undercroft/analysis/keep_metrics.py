@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from undercroft.core.events import MINUTES_PER_DAY, Event, Time
+from undercroft.keep.fates import Fates
 
 
 def is_adventurer(being: Any) -> bool:
@@ -40,9 +41,6 @@ class Invasion:
     outcome: str = "under way"
     """``goal met``, ``escaped`` (someone walked out, goal not met), ``repelled`` (every
     member dead or captured, goal not met), or ``under way`` when the run ended first."""
-    dead: int = 0
-    captured: int = 0
-    escaped: int = 0
     treasure: int = 0
     minutes: int | None = None
 
@@ -73,8 +71,12 @@ class KeepMetrics:
     squares: dict[tuple[int, int], Counter[str]] = field(default_factory=dict)
     counts: Counter[str] = field(default_factory=Counter)
     master_died_day: int | None = None
+    fates: Fates = field(default_factory=Fates)
+    """What became of every adventurer who came (:mod:`undercroft.keep.fates`): the
+    invasions' and the run's dead, captured, escaped and inside."""
 
     def emit(self, time: Time, event: Event) -> None:
+        self.fates.read(event)
         handler = _HANDLERS.get(event.type)
         if handler is not None:
             minute = getattr(time, "minute", None)
@@ -117,14 +119,11 @@ def _ended(m: KeepMetrics, e: Event) -> None:
     found = m.invasions.get(int(f["number"]))
     if found is None:  # a group of a saved world, or prisoners a scenario starts with
         return
-    found.escaped = len(f.get("escaped", []))
-    found.dead = len(f.get("dead", []))
-    found.captured = len(f.get("captured", []))
     found.treasure = int(f.get("treasure", 0) or 0)
     found.minutes = None if f.get("minutes") is None else int(f["minutes"])
     if f.get("goal_met") == "met":
         found.outcome = "goal met"
-    elif found.escaped:
+    elif f.get("escaped"):
         found.outcome = "escaped"
     else:
         found.outcome = "repelled"

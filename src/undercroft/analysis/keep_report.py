@@ -52,16 +52,13 @@ def headline(scenario: KeepScenario, query: Query, survived: Estimate) -> str:
 
 def invasions(query: Query) -> Section:
     rows = query(
-        "SELECT outcome, count(*), avg(size), avg(dead), avg(captured), avg(escaped) "
-        "FROM invasions GROUP BY 1 ORDER BY 2 DESC"
+        "SELECT outcome, count(*), avg(size), avg(dead), avg(captured), avg(escaped), "
+        "avg(inside) FROM invasions GROUP BY 1 ORDER BY 2 DESC"
     )
     total = sum(int(r[1]) for r in rows)
     if not total:
         return Section("Invasions", "<p>No invasion came in any run.</p>")
-    shown = [
-        (o, n, pct(n / total), f"{s:.2f}", f"{d:.2f}", f"{c:.2f}", f"{e:.2f}")
-        for o, n, s, d, c, e in rows
-    ]
+    shown = [(o, n, pct(n / total), *(f"{x:.2f}" for x in means)) for o, n, *means in rows]
     by_day = query(
         "SELECT day, " + ", ".join(
             f"sum(CASE WHEN outcome = '{o}' THEN 1 ELSE 0 END)" for o in OUTCOMES
@@ -78,9 +75,9 @@ def invasions(query: Query) -> Section:
     html = (
         figure(plots.stacked_bars(days, parts, title="Invasions by the day they came", ylabel=""))
         + table(
-            ("outcome", "invasions", "share", "members", "dead", "captured", "escaped"),
+            ("outcome", "invasions", "share", "members", "dead", "captured", "escaped", "inside"),
             shown,
-            {1, 2, 3, 4, 5, 6},
+            {1, 2, 3, 4, 5, 6, 7},
         )
         + table(
             ("kind", "goal", "invasions", "repelled", "goal met"),
@@ -89,7 +86,8 @@ def invasions(query: Query) -> Section:
         )
         + '<p class="note">Repelled: every member dead or captured and the goal not met; '
         "escaped: someone walked out alive without the goal; under way: the run ended "
-        "first. Members are means per invasion.</p>"
+        "first. Members are means per invasion; what became of them (dead, captured, "
+        "escaped, still inside) is as the run ended, so they add up to the members.</p>"
     )
     return Section("Invasions: how they ended", html)
 

@@ -18,7 +18,7 @@ Dice expressions (``2d6+3 vs 2d6+1``, ``3d6-2``) are exact convolutions
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -363,6 +363,20 @@ def probes(power: int = 0) -> dict[str, Probe]:
     return {p.rule: p for p in listed}
 
 
+TABLES = frozenset(probes())
+"""The rules whose d6 table decides a roll's outcome (each answers ``odds rule``)."""
+
+
+def deciding_rule(rules: Sequence[str]) -> str:
+    """The rule whose table decided a roll that cites ``rules``: the last of them that is
+    one of :data:`TABLES` (the most specific: a roll against an Ambusher cites C-SURP-01
+    and then C-SURP-04, whose table decides it), else the first rule it cites."""
+    tables = [r for r in rules if r in TABLES]
+    if tables:
+        return tables[-1]
+    return rules[0] if rules else ""
+
+
 ALIASES = {
     "C-DOOR-02": "C-DOOR-01",
     "C-SURP-03": "C-SURP-01",
@@ -494,4 +508,14 @@ def _check_spend(option: str, points: int, pool: int, exhausted: bool) -> None:
         )
 
 
-__all__ = ["Odds", "OddsError", "Roll", "dice_odds", "expression", "fight_odds", "rule_odds"]
+__all__ = [
+    "TABLES",
+    "Odds",
+    "OddsError",
+    "Roll",
+    "deciding_rule",
+    "dice_odds",
+    "expression",
+    "fight_odds",
+    "rule_odds",
+]

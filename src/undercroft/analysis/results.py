@@ -4,9 +4,11 @@ The catalogue holds one row per batch, sweep or comparison in the table ``batche
 (``id``, ``kind``, ``command``, ``created``, ``folder``, ``ruleset``, ``target``, ``runs``,
 ``seed``, ``parent`` (the sweep a batch belongs to), ``summary`` (JSON: the metrics with
 their intervals, or a comparison's tests)). The rows of the batches stay in their
-Parquet files; :func:`query` opens views over them all, named after the tables (``runs``,
-``deaths``, ``fights``, ``rolls``, ``squares``, ``rules``), each row with the ``batch`` it
-came from, so one SQL statement can read across past batches.
+Parquet files; :func:`query` opens views over them all, one per ruleset and table, named
+``RULESET_TABLE`` (``crawl_runs``, ``crawl_deaths``, ..., ``keep_runs``,
+``keep_invasions``, ...; :data:`TABLES`), each row with the ``batch`` it came from, so one
+SQL statement can read across past batches. A view holds one ruleset's rows only: crawl
+and keep both have a ``runs`` and a ``squares`` table, with other columns and meanings.
 
 Where the file is: ``--catalogue FILE``, else ``$UNDERCROFT_CATALOGUE``, else
 ``catalogue.duckdb`` in the user data folder (``$UNDERCROFT_DATA`` if set), beside the
@@ -20,6 +22,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -61,13 +64,20 @@ COLUMNS = (
     "parent",
     "summary",
 )
-TABLES = (
-    *("runs", "deaths", "fights", "rolls", "squares", "rules"),
-    *("invasions", "traps", "doors", "days"),
-)
-"""The tables of every ruleset's batches (crawl: the first six; keep: runs, invasions,
-traps, doors, days, squares); a view unites, by column name, the files of the batches
-that have the table (a batch played before ``rules``, the rules exercised, adds none)."""
+TABLES = {
+    "crawl": ("runs", "deaths", "fights", "rolls", "squares", "rules"),
+    "keep": ("runs", "invasions", "traps", "doors", "days", "squares"),
+}
+"""The tables of each ruleset's batches. The view ``RULESET_TABLE`` unites, by column
+name, the files of that ruleset's batches that have the table (a batch played before
+``rules``, the rules exercised, adds none)."""
+
+
+def view_names() -> list[str]:
+    """Every view :func:`query` can open, ``crawl_runs`` ... ``keep_squares``."""
+    return [f"{ruleset}_{table}" for ruleset, tables in TABLES.items() for table in tables]
+
+
 LOCK_WAIT_SECONDS = 15.0
 
 
@@ -127,9 +137,7 @@ def connect(path: Path, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyC
                 time.sleep(0.2)
                 continue
             if "not a valid DuckDB database" not in str(exc):
-                raise CatalogueError(
-                    f"{path}: cannot open the results catalogue: {exc}"
-                ) from None
+                raise CatalogueError(f"{path}: cannot open the results catalogue: {exc}") from None
             raise CatalogueError(
                 f"{path}: not a results catalogue (not a DuckDB file); name another file "
                 "with --catalogue or UNDERCROFT_CATALOGUE"
@@ -225,26 +233,47 @@ def _entry(row: Sequence[Any]) -> Entry:
 
 
 def query(path: Path, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run ``sql`` on the catalogue (read-only) with views over every batch's tables."""
+    """Run ``sql`` on the catalogue (read-only) with a view per ruleset and table over
+    every batch of that ruleset (``crawl_runs``, ``keep_invasions``, ...)."""
     with connect(path, read_only=True) as conn:
         folders = conn.execute(
-            "SELECT id, folder FROM batches WHERE kind = 'batch' AND folder IS NOT NULL ORDER BY id"
+            "SELECT id, ruleset, folder FROM batches WHERE kind = 'batch' "
+            "AND folder IS NOT NULL ORDER BY id"
         ).fetchall()
-        for table in TABLES:
-            files = [(ident, table_path(Path(f), table)) for ident, f in folders]
-            parts = [
-                f"SELECT {ident} AS batch, * FROM read_parquet({_literal(path)})"
-                for ident, path in files
-                if path.exists()
-            ]
-            if parts:
-                conn.execute(f"CREATE TEMP VIEW {table} AS " + " UNION ALL BY NAME ".join(parts))
+        for ruleset, tables in TABLES.items():
+            for table in tables:
+                files = [(i, table_path(Path(f), table)) for i, r, f in folders if r == ruleset]
+                parts = [
+                    f"SELECT {ident} AS batch, * FROM read_parquet({_literal(path)})"
+                    for ident, path in files
+                    if path.exists()
+                ]
+                if parts:
+                    conn.execute(
+                        f"CREATE TEMP VIEW {ruleset}_{table} AS "
+                        + " UNION ALL BY NAME ".join(parts)
+                    )
         try:
             result = conn.execute(sql)
             columns = [d[0] for d in result.description or []]
             return columns, result.fetchall()
         except duckdb.Error as exc:
-            raise CatalogueError(f"the SQL did not run: {exc}") from None
+            raise CatalogueError(f"the SQL did not run: {exc}{_hint(str(exc))}") from None
+
+
+def _hint(error: str) -> str:
+    """Name the views when the SQL asked for a table that is not one (``runs`` is
+    ``crawl_runs`` or ``keep_runs``), or for one no batch of the catalogue has yet."""
+    missing = re.search(r"Table with name (\w+) does not exist", error)
+    if missing is None:
+        return ""
+    name = missing.group(1).lower()
+    choices = [v for v in view_names() if v.endswith(f"_{name}")]
+    if name in view_names():
+        return f"\nNo batch in the catalogue has {name} yet."
+    if choices:
+        return f"\nThe views are named by ruleset: {' or '.join(choices)}."
+    return f"\nThe views: {', '.join(view_names())}; and the table batches."
 
 
 def _literal(path: Path) -> str:

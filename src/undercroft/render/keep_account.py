@@ -11,11 +11,13 @@ captures, the bodies), goals, treasure, departures — and a summary per invasio
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from undercroft.core.events import MINUTES_PER_DAY, Event, KeepTime, LogEntry, Time
+from undercroft.keep.fates import Fates
 
 
 def _hhmm(minute: int) -> str:
@@ -68,11 +70,8 @@ class InvasionSum:
     caution: int = 0
     outcome: str = "under way"
     treasure: int = 0
-    escaped: int = 0
     wounds: int = 0
     """Wounds its members took (from traps and your side)."""
-    dead: int = 0
-    captured: int = 0
     kills: int = 0
     """Beings of your side its members killed."""
     ended: int | None = None
@@ -87,10 +86,13 @@ class InvasionAccount:
     """End every line with the rule IDs that decided it."""
     days: dict[int, list[str]] = field(default_factory=dict)
     invasions: dict[int, InvasionSum] = field(default_factory=dict)
+    fates: Fates = field(default_factory=Fates)
+    """What became of every adventurer who came (the ``out``, ``dead``, ``caught`` columns)."""
 
     def emit(self, time: Time, event: Event) -> None:
         if not isinstance(time, KeepTime):
             return
+        self.fates.read(event)
         line = self._line(time.minute, event)
         if line:
             if self.explain and event.rules:
@@ -214,7 +216,6 @@ class InvasionAccount:
         if kind == "adventurer.left":
             s = self._sum(f["group"])
             if s is not None:
-                s.escaped += 1
                 s.treasure += int(f["treasure"])
             loot = f" with {f['treasure']} treasure" if f["treasure"] else ""
             return f"{f['adventurer']} leaves{loot}"
@@ -224,9 +225,6 @@ class InvasionAccount:
                 s.ended = minute
                 if s.outcome == "under way":
                     s.outcome = "failed"  # over without its goal
-                # what became of its members when it ended (each under one fate)
-                s.dead = len(f.get("dead") or [])
-                s.captured = len(f.get("captured") or [])
             limit = f"; next within {f['limit_hours']:g} h" if f["limit_hours"] is not None else ""
             fates = [
                 f"{len(f.get(k) or [])} {word}"
@@ -331,8 +329,9 @@ class InvasionAccount:
         kind, members, goal, outcome, minutes inside, minutes until sighted, doors gone
         round and forced (with the minutes forcing took), traps its members set off,
         triggers they discovered, lessons learned, wounds its members took, beings of your
-        side they killed, treasure carried out, and what became of its members: escaped,
-        dead, captured."""
+        side they killed, treasure carried out, and what became of the members it came with
+        by now (:mod:`undercroft.keep.fates`, each under one fate): escaped, dead, captured
+        (those still inside make up the rest of its size)."""
         goals = {
             "kill_master": "Master",
             "steal_treasure": "treasure",
@@ -340,7 +339,9 @@ class InvasionAccount:
             "wreck_altar": "altar",
         }
         rows = []
+        fates = self.fates.by_invasion()
         for s in self.invasions.values():
+            fate = fates.get(s.number, Counter())
             rows.append(
                 {
                     "#": s.number,
@@ -359,9 +360,9 @@ class InvasionAccount:
                     "wounds": s.wounds,
                     "kills": s.kills,
                     "loot": s.treasure,
-                    "out": f"{s.escaped}/{s.members}",
-                    "dead": s.dead,
-                    "caught": s.captured,
+                    "out": f"{fate['escaped']}/{s.members}",
+                    "dead": fate["dead"],
+                    "caught": fate["captured"],
                 }
             )
         return rows

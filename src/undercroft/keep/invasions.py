@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from undercroft.core.events import Event, chance_event
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage, Pathfinder
-from undercroft.keep import director, goals, stepping
+from undercroft.keep import director, goals, stepping, tasks
 from undercroft.keep.clock import MINUTES_PER_HOUR, TICKS_PER_MINUTE, Priority, day_of, handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Group
@@ -409,6 +409,7 @@ def _archive(world: World, group: Group) -> None:
     for member_id in group.members:
         member = world.beings.get(member_id)
         if isinstance(member, Adventurer) and member.where is Whereabouts.LEFT:
+            tasks.being_gone(world, member_id)  # (ended when it left; nothing may outlive it)
             del world.beings[member_id]
             world.departed[member_id] = member
     old = [

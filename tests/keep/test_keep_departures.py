@@ -57,9 +57,7 @@ def test_a_task_about_an_adventurer_who_left_ends_when_it_leaves() -> None:
 
 
 @pytest.mark.rule("R-K-JOB-01", "R-K-WAKE-02", "K-AFTER-02")
-def test_a_carry_to_a_cell_ends_when_the_body_dies_and_a_new_one_takes_it_to_the_table() -> (
-    None
-):
+def test_a_carry_ends_when_the_body_dies_and_a_new_one_takes_it_to_the_table() -> None:
     extra = CELL + '[[butcher_table]]\nat = [1, 8]\nname = "table"\n' + CALM
     world, _ = invaded(calm(HALL), extra)
     group = invade(world, member("rogue", 2))

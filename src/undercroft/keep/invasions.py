@@ -370,13 +370,20 @@ def end(world: World, group: Group) -> None:
     d = world.invasion.director
     limit = (
         d.limit_minutes / MINUTES_PER_HOUR
-        if d.phase == "waiting" and d.limit_start == world.now
+        if d.phase == "waiting" and d.limit_start >= world.now
         else None
     )
+    rules: tuple[str, ...] = ("K-TIME-07",)
+    if limit is not None:
+        rules = ("K-TIME-03", "R-K-TIME-02")
+        if d.limit_start > world.now:
+            rules = (*rules, "K-TIME-01")  # ended on day 1: the limit starts on day 2
+    elif d.phase == "first":
+        rules = ("K-TIME-01", "R-K-TIME-03")  # the first still comes at its hour of day 2
     world.emit(
         Event(
             "invasion.ended",
-            ("K-TIME-03", "R-K-TIME-02") if limit is not None else ("K-TIME-07",),
+            rules,
             {
                 "number": group.number,
                 "day": day_of(world.now),

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from undercroft.core.events import Event, chance_event
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage, Pathfinder
-from undercroft.keep import director, goals, stepping, tasks
+from undercroft.keep import director, goals, movement, stepping, tasks
 from undercroft.keep.clock import MINUTES_PER_HOUR, TICKS_PER_MINUTE, Priority, day_of, handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Group
@@ -193,6 +193,7 @@ def come(
                 kind, source = entry["kind"], entry["source"]
                 break
     director.under_way(world)
+    movement.rescan(world)  # K-CROWD-01: walks under way now look at every tile
     number = d.next_number
     d.next_number += 1
     divined = d.divined if kind == "normal" and members is None else None

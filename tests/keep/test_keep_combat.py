@@ -25,7 +25,7 @@ from keep_kit import (
 
 from undercroft.core.checks import DiceModel
 from undercroft.core.grid import Pos
-from undercroft.keep import combat, fallen, fighters, perception, stepping
+from undercroft.keep import combat, fallen, fighters, perception, skirmish, stepping
 from undercroft.keep.actors import Condition, Job, Stance
 from undercroft.keep.commands import OrderAttack, execute
 from undercroft.keep.stances import Act, Foe, Reach, Situation, decide
@@ -388,3 +388,18 @@ def test_a_lair_creature_never_opens_a_door_to_reach_an_enemy_the_master_always_
     assert fighters._close_in(world, master, warrior) is True  # into the doorway
     door = world.door_at(Pos(5, 3))
     assert master.pos == Pos(5, 3) and door is not None and door.open
+
+
+@pytest.mark.rule("K-CROWD-01", "K-RNG-02")
+def test_no_shot_at_someone_on_ones_own_tile() -> None:
+    """Issue 31: a ranger shot a minion standing on its own tile (distance 0)."""
+    world, _ = invaded(calm(HALL), CALM)
+    group = invade(world, member("ranger", 2))
+    ranger = adv(world, group)
+    stand(world, ranger, 3, 3)
+    kobold = minion(world, 3, 3, job=Job.NONE)
+    assert combat.weapon_of(world, ranger).ranged
+    assert not combat.in_reach(world, ranger, kobold)
+    assert skirmish.target(world, ranger) is None
+    kobold.pos = Pos(3, 6)
+    assert combat.in_reach(world, ranger, kobold)

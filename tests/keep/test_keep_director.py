@@ -5,16 +5,20 @@ from __future__ import annotations
 import itertools
 import statistics
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from keep_kit import HALL, adv, invade, invaded, member, of, run_until
 
 from undercroft.core.dice import DiceSampler, derive_seed
+from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos, Terrain
-from undercroft.keep import director, invasions
+from undercroft.keep import director, goals, invasions
 from undercroft.keep.clock import day_start
 from undercroft.keep.commands import AnswerFugitive, RiteOfStorms, execute
+from undercroft.keep.invasion_state import Group
 from undercroft.keep.ruleset import KeepOptions, default_ruleset
+from undercroft.keep.world import World
 
 OPTIONS = default_ruleset().options
 
@@ -228,3 +232,56 @@ def test_a_fugitives_pursuers_count_as_an_invasion(when: str) -> None:
     else:  # they are the next invasion: the first, on day 2
         assert pursuers["time"]["day"] == 2
     assert adv(world, world.invasion.groups[1]).invasion == 1
+
+
+def _send_home(world: World, group: Group) -> None:
+    """Every member of ``group`` walks out now (its invasion ends)."""
+    for member_id in list(group.members):
+        goals.leave(world, adv(world, group, group.members.index(member_id) + 1), group)
+    world.run(world.now)
+
+
+def draws(log: EventLog) -> list[dict[str, Any]]:
+    """The director's hourly draws (K-TIME-02)."""
+    return [e for e in of(log, "chance") if "K-TIME-02" in e["rules"]]
+
+
+SCRIPTED_AT_DAWN = """
+[[script]]
+when = "day 1 00:00"
+do = "invade"
+members = [{ class = "peasant", level = 0 }]
+"""
+
+
+@pytest.mark.rule("K-TIME-01", "K-TIME-04", "R-K-TIME-02", "R-K-TIME-03")
+@pytest.mark.parametrize("seed", range(10))
+def test_no_regular_invasion_comes_on_day_1_whatever_scripted_ones_do(seed: int) -> None:
+    """Issue 31: a scripted invasion on day 1 started the 48-hour limit when it ended, and
+    the hourly draws brought a regular invasion on day 1 (one came at 09:51)."""
+    # One scripted at 02:00 (after the first's hour was rolled): the first still comes at
+    # its hour of day 2.
+    world, log = invaded(HALL, seed=seed, director=True)
+    world.run(120)
+    group = invade(world, member("peasant", 0))
+    _send_home(world, group)
+    assert director.indicator(world).word == "No risk"
+    world.run(day_start(3) - 1)
+    (roll,) = [e for e in of(log, "roll") if "K-TIME-01" in e["rules"]]
+    arrived = of(log, "invasion.arrived")
+    assert arrived[0]["time"]["minute"] == 120
+    assert arrived[1]["time"]["minute"] == day_start(2) + 60 * roll["outcome"]
+    assert not [e for e in draws(log) if e["time"]["day"] < 2]
+    # One scripted at 00:00, before the director rolled the first's hour: the limit its
+    # end starts begins on day 2, and nothing comes on day 1.
+    world, log = invaded(HALL, SCRIPTED_AT_DAWN, seed=seed, director=True)
+    world.run(30)
+    (scripted,) = world.invasion.groups.values()
+    _send_home(world, scripted)
+    world.run(day_start(2) - 1)
+    assert len(of(log, "invasion.arrived")) == 1 and not draws(log)
+    (ended,) = of(log, "invasion.ended")
+    assert ended["limit_hours"] == 48 and "K-TIME-01" in ended["rules"]
+    world.run(day_start(2) + 60)
+    (draw,) = draws(log)
+    assert draw["time"]["minute"] == day_start(2) + 60 and draw["hour"] == 1

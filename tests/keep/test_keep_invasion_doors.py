@@ -282,3 +282,41 @@ def test_a_breached_door_stays_open_for_the_rest_and_a_closed_one_is_just_opened
     ]
     assert passed and all("K-DOOR-03" in e["rules"] for e in passed)
     assert Pos(5, 7) in steps[adv(world, group).id]
+
+
+# A locked door 2 tiles from the portal down a corridor: the first two members fill the
+# corridor and the rest are still beyond the map edge when the first reaches the door.
+DOOR_BY_THE_PORTAL = """
+#####p#####
+#####.#####
+#####&#####
+#.........#
+#....s....#
+###########
+"""
+
+
+@pytest.mark.rule("K-FORCE-02", "R-K-FORCE-01")
+@pytest.mark.parametrize("seed", range(3))
+def test_the_best_member_is_sent_even_if_still_walking_in(seed: int) -> None:
+    """Issue 31: the member sent to a locked door was chosen only among those already on
+    the map, so with the door 2 tiles from the portal the best one, still walking in, was
+    never sent. It comes in past its groupmates (one on the portal steps back out)."""
+    world, log = invaded(calm(DOOR_BY_THE_PORTAL), CALM + PILE, seed=seed)
+    group = invade(
+        world,
+        member("peasant", 0),
+        member("peasant", 0),
+        member("rogue", 2, "locksmith"),
+        goal="steal_treasure",
+    )
+    rogue = adv(world, group, 3)
+    run_until(world, lambda: bool(of(log, "door.forcing")))
+    (announced,) = of(log, "door.forcing")
+    assert announced["adventurer"] == rogue.id and announced["method"] == "pick"
+    run_until(world, lambda: world.door("door:1").breached, minutes=6 * 60)
+    picks = [e for e in of(log, "roll") if "K-FORCE-01" in e["rules"]]
+    assert picks and {r["actor"] for r in picks} == {rogue.id}
+    assert picks[-1]["outcome"] == "success"
+    run_until(world, ended(world, group), minutes=2 * 1440)
+    assert group.goal_met == "met"

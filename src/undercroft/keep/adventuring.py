@@ -93,14 +93,29 @@ def _enter(world: World, adv: Adventurer, group: Group) -> None:
         return
     portal = group.portal
     assert portal is not None
-    if stepping.occupant(world, portal) is not None:
-        stepping.wait_for(world, adv, portal)
-        return
+    who = stepping.occupant(world, portal)
+    if who is not None:
+        mate = world.beings.get(who)
+        if not (isinstance(mate, Adventurer) and _may_pass(adv, mate, group)):
+            stepping.wait_for(world, adv, portal)
+            return
+        _step_back_out(world, mate, portal)  # K-FORCE-02: the worker passes its groupmates
     adv.where = Whereabouts.IN
     adv.present = True
     stepping.place(world, adv, portal)
     _on_tile(world, adv, group, None)
     stepping.queue_step(world, adv, stepping.step_ticks(world, adv, portal, group.caution > 0))
+
+
+def _step_back_out(world: World, mate: Adventurer, portal: Pos) -> None:
+    """A groupmate on the portal makes way for the group's worker still beyond the edge:
+    it steps back out and comes in again when the portal is free (one body per tile)."""
+    stepping.lift(world, mate)
+    mate.where = Whereabouts.OUTSIDE
+    mate.present = False
+    mate.set_path([])
+    mate.path_stamp = ()
+    stepping.wait_for(world, mate, portal)
 
 
 def _stamp(

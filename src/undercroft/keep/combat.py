@@ -79,8 +79,8 @@ def in_reach(world: World, attacker: Being, target: Being) -> bool:
     weapon = weapon_of(world, attacker)
     if not weapon.ranged:
         return next_to(a, b)
-    if a.chebyshev(b) > weapon.range:
-        return False
+    if a == b or a.chebyshev(b) > weapon.range:
+        return False  # K-CROWD-01, K-RNG-02: no shot at someone on one's own tile
     return next_to(a, b) or (
         perception.sees(world, a, b, attacker.attributes.stalk) and world.sight().line_of_fire(a, b)
     )

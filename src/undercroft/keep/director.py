@@ -217,8 +217,14 @@ def _queue(world: World, minute: int, what: str) -> None:
 def start_limit(
     world: World, minute: int, rules: tuple[str, ...], *, restart: bool = False
 ) -> None:
-    """K-TIME-03: a new time limit from ``minute`` (of the same length when restarted)."""
+    """K-TIME-03: a new time limit from ``minute`` (of the same length when restarted).
+
+    K-TIME-01, K-TIME-04, ruling R-K-TIME-02: no invasion comes on day 1 (No risk), so a
+    limit that would start on day 1 (after a scenario's scripted invasion, or a scenario
+    that starts on day 1 after invasions came) starts at the start of day 2.
+    """
     d = world.invasion.director
+    minute = max(minute, day_start(2))
     if not restart:
         d.limit_minutes = limit_minutes(world.options, day_of(minute))
     d.phase = "waiting"
@@ -249,6 +255,14 @@ def invasion_over(world: World) -> None:
     d = world.invasion.director
     if any(p["at_once"] for p in d.pending) and note_stop(world) is None:
         d.phase = "between"
+        return
+    if d.first_minute is not None and world.now < d.first_minute:
+        # K-TIME-01 (ruling R-K-TIME-03): an invasion that ended before the first one's
+        # hour of day 2 (a scenario's scripted one) starts no limit: the first still
+        # comes at its hour.
+        d.phase = "first"
+        d.token += 1
+        _queue(world, d.first_minute, "first")
         return
     start_limit(world, world.now, ("K-TIME-03", "R-K-TIME-02"))
 

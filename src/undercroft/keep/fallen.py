@@ -124,6 +124,9 @@ def die(world: World, being: Being, *, by: str, cause: str) -> None:
     being.body = "lying"
     being.bleeding_until = being.wake_at = None
     being.present = False
+    # R-K-JOB-01: work about it as it was (heal it, carry it unconscious) ends; the work a
+    # body needs is posted afresh below.
+    tasks.cancel_for(world, being.id, tasks.BODY_WORK)
     at = being.pos
     world.emit(
         Event(
@@ -158,6 +161,7 @@ def wake(world: World, being: Being, how: str) -> None:
     being.condition = Condition.UP
     being.wake_at = being.bleeding_until = None
     being.mended_at = world.now  # its wounds mend from now on (ruling R-K-WAKE-01)
+    tasks.cancel_for(world, being.id, tasks.BODY_WORK)  # up: nobody carries or heals it
     world.emit(
         Event(
             "being.woke",
@@ -291,6 +295,7 @@ def lift(world: World, carrier: Minion, body: Being) -> None:
     body.carried_by = carrier.id
     if body.body == "lying":
         body.body = "carried"
+    tasks.cancel_for(world, body.id, (tasks.TaskKind.HEAL,))  # carried away from its healer
     world.emit(
         Event(
             "being.carried",

@@ -35,7 +35,7 @@ from undercroft.core.events import Event, chance_event
 from undercroft.core.grid import Pos
 from undercroft.keep import caution, doors, perception, routes, stepping, traps
 from undercroft.keep.clock import TICKS_PER_MINUTE
-from undercroft.keep.invaders import Adventurer
+from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Group, GroupJob
 from undercroft.keep.structures import Door, PartState, Trigger
 
@@ -123,17 +123,21 @@ def _decide(world: World, adv: Adventurer, group: Group, door: Door, goals: set[
 # -- the group's work: forcing a lock, disarming a trigger ---------------------------------
 
 
+COMING = (Whereabouts.IN, Whereabouts.OUTSIDE)
+"""Members the group can send: on the map, or still walking in beyond the edge."""
+
+
 def best(world: World, group: Group, attribute: str) -> Adventurer | None:
-    """K-FORCE-02: the member on the map with the highest attribute (lower number on ties)
-    who can come to the work without passing what the work is for (not one on the far
-    side of the door)."""
+    """K-FORCE-02: the group sends its best member: the highest attribute (lower number on
+    ties) of those on the map or still walking in (K-ARR-02), who can come to the work
+    without passing what the work is for (not one on the far side of the door)."""
     job = group.job
-    on_map = [m for m in members(world, group) if m.on_map and m.up]
+    able = [m for m in members(world, group) if m.where in COMING and m.up]
     if job is not None:
-        on_map = [m for m in on_map if _can_come(world, m, group, job)]
-    if not on_map:
+        able = [m for m in able if _can_come(world, m, group, job)]
+    if not able:
         return None
-    return max(on_map, key=lambda m: (getattr(m.attributes, attribute), -m.member))
+    return max(able, key=lambda m: (getattr(m.attributes, attribute), -m.member))
 
 
 def _can_come(world: World, m: Adventurer, group: Group, job: GroupJob) -> bool:
@@ -226,7 +230,7 @@ def worker_ready(world: World, group: Group) -> None:
         return
     worker = world.beings[job.worker]
     assert isinstance(worker, Adventurer)
-    if not worker.up or not worker.on_map:
+    if not worker.up or worker.where not in COMING:
         worker_cannot_come(world, group)  # it fell: another takes the work, or it is dropped
         return
     if worker.pos != job.approach or worker.busy is not None:

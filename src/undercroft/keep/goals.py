@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from undercroft.core.events import Event, chance_event
 from undercroft.core.grid import Pos
-from undercroft.keep import director, fallen, stepping
+from undercroft.keep import director, fallen, stepping, tasks
 from undercroft.keep.actors import Condition
 from undercroft.keep.clock import TICKS_PER_MINUTE, Priority
 from undercroft.keep.invaders import Adventurer, Whereabouts
@@ -350,6 +350,7 @@ def leave(world: World, adv: Adventurer, group: Group) -> None:
     adv.where = Whereabouts.LEFT
     adv.present = False
     adv.left_at = world.now
+    tasks.being_gone(world, adv.id)  # R-K-JOB-01: no minion goes on to carry or heal it
     adv.step_gen += 1
     world.emit(
         Event(

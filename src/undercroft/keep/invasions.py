@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from undercroft.core.events import Event, chance_event
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage, Pathfinder
-from undercroft.keep import director, goals, stepping
+from undercroft.keep import director, goals, movement, stepping, tasks
 from undercroft.keep.clock import MINUTES_PER_HOUR, TICKS_PER_MINUTE, Priority, day_of, handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Group
@@ -193,6 +193,7 @@ def come(
                 kind, source = entry["kind"], entry["source"]
                 break
     director.under_way(world)
+    movement.rescan(world)  # K-CROWD-01: walks under way now look at every tile
     number = d.next_number
     d.next_number += 1
     divined = d.divined if kind == "normal" and members is None else None
@@ -370,13 +371,20 @@ def end(world: World, group: Group) -> None:
     d = world.invasion.director
     limit = (
         d.limit_minutes / MINUTES_PER_HOUR
-        if d.phase == "waiting" and d.limit_start == world.now
+        if d.phase == "waiting" and d.limit_start >= world.now
         else None
     )
+    rules: tuple[str, ...] = ("K-TIME-07",)
+    if limit is not None:
+        rules = ("K-TIME-03", "R-K-TIME-02")
+        if d.limit_start > world.now:
+            rules = (*rules, "K-TIME-01")  # ended on day 1: the limit starts on day 2
+    elif d.phase == "first":
+        rules = ("K-TIME-01", "R-K-TIME-03")  # the first still comes at its hour of day 2
     world.emit(
         Event(
             "invasion.ended",
-            ("K-TIME-03", "R-K-TIME-02") if limit is not None else ("K-TIME-07",),
+            rules,
             {
                 "number": group.number,
                 "day": day_of(world.now),
@@ -409,6 +417,7 @@ def _archive(world: World, group: Group) -> None:
     for member_id in group.members:
         member = world.beings.get(member_id)
         if isinstance(member, Adventurer) and member.where is Whereabouts.LEFT:
+            tasks.being_gone(world, member_id)  # (ended when it left; nothing may outlive it)
             del world.beings[member_id]
             world.departed[member_id] = member
     old = [

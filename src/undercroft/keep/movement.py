@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage
-from undercroft.keep import doors, locks, traps
+from undercroft.keep import doors, locks, stepping, traps
 from undercroft.keep.actors import Being, Walk
 from undercroft.keep.clock import Priority, handles
 
@@ -106,13 +106,20 @@ def begin(world: World, being: Being, path: list[Pos]) -> None:
     _schedule(world, being, 1)
 
 
+def crowded(world: World) -> bool:
+    """Someone stands tile by tile (an invasion is on, or a fight): planned walks then
+    look at every tile before stepping into it (K-CROWD-01)."""
+    return bool(world.bodies) or world.invasion.director.phase == "under_way"
+
+
 def _schedule(world: World, being: Being, first: int) -> None:
     walk = being.walk
     assert walk is not None
     zones = world.trigger_zones()
+    every = crowded(world)
     for i in range(first, len(walk.path) + 1):
         tile = walk.path[i - 1]
-        if tile in zones or world.door_at(tile) is not None:
+        if every or tile in zones or world.door_at(tile) is not None:
             minute = walk.start + i * walk.pace
             world.schedule(minute, Priority.STEP, "step", being.id, being.walk_gen, i)
     world.schedule(walk.arrival(), Priority.ARRIVE, "arrive", being.id, being.walk_gen)
@@ -166,6 +173,10 @@ def on_step(world: World, args: tuple[Any, ...]) -> None:
         return
     walk = being.walk
     tile = walk.path[index - 1]
+    before = walk.path[index - 2] if index >= 2 else walk.origin
+    if tile != before and _taken(world, being, tile):
+        _make_way(world, being, walk, index, before)
+        return
     door = world.door_at(tile)
     if door is not None and not doors.pass_through(world, door, being):
         being.pos = walk.path[index - 2] if index >= 2 else walk.origin
@@ -175,6 +186,34 @@ def on_step(world: World, args: tuple[Any, ...]) -> None:
         return
     for trigger_id in list(world.trigger_zones().get(tile, ())):
         traps.walker_enters(world, trigger_id, being)
+
+
+def _taken(world: World, being: Being, tile: Pos) -> bool:
+    """K-CROWD-01: someone stands there tile by tile (an adventurer, a fighter) with no
+    room beside it for this walker (two kobolds may share, K-CROWD-02)."""
+    return not stepping.room_for(world, being, tile)
+
+
+def _make_way(world: World, being: Being, walk: Walk, index: int, before: Pos) -> None:
+    """The next tile is taken (K-CROWD-01): the walker stays where it was and goes round
+    the one standing there, or, with no way round, waits a pace and tries again."""
+    rest = walk.path[index - 1 :]
+    being.pos = before
+    being.walk = None
+    being.walk_gen += 1
+    goal = walk.path[-1]
+    around = None
+    if goal != rest[0]:
+        around = world.pathfinder(passage_for(being)).path(before, goal, bodies=[rest[0]])
+    if around is not None and len(around) <= len(rest) + _DETOUR:
+        begin(world, being, around)
+    else:
+        begin(world, being, [before, *rest])
+
+
+_DETOUR = 6
+"""A walker goes round someone in its way if that is at most this many tiles longer;
+otherwise it waits for the tile."""
 
 
 @handles("arrive")

@@ -142,11 +142,27 @@ def release(world: World, minion: Minion) -> None:
     _RELEASE[0](world, minion)
 
 
-def cancel_for(world: World, target: str) -> None:
-    """Drop every task about a structure or site that is gone."""
+def cancel_for(world: World, target: str, kinds: tuple[TaskKind, ...] = ()) -> None:
+    """Drop every task about a structure or site that is gone, or about a being that left,
+    died, woke or was carried away (only ``kinds``, if given): a minion on its way to it
+    stops, so no work outlives what it is about."""
     for task in list(world.tasks.values()):
-        if task.target == target and task.minion is not None:
+        if _about(task, target, kinds) and task.minion is not None:
             release(world, world.minion(task.minion))
     for task in list(world.tasks.values()):  # releasing may have posted the work again
-        if task.target == target:
+        if _about(task, target, kinds):
             del world.tasks[task.id]
+
+
+def _about(task: Task, target: str, kinds: tuple[TaskKind, ...]) -> bool:
+    return task.target == target and (not kinds or task.kind in kinds)
+
+
+BODY_WORK = (TaskKind.CARRY, TaskKind.HEAL)
+"""The tasks about a being (R-K-WAKE-02): they end when it leaves, dies, wakes or is
+carried away (ruling R-K-JOB-01), and are posted afresh if it still needs something."""
+
+
+def being_gone(world: World, being_id: str) -> None:
+    """The being left the map (or is no longer in the dungeon): work about it ends."""
+    cancel_for(world, being_id, BODY_WORK)

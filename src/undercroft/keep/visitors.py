@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
-from undercroft.keep import movement
+from undercroft.keep import movement, tasks
 from undercroft.keep.actors import Being, Creature, Merchant
 
 if TYPE_CHECKING:
@@ -89,6 +89,7 @@ def on_blocked(world: World, being: Being) -> None:
 def leave(world: World, visitor: Being) -> None:
     movement.stop(world, visitor)
     visitor.present = False
+    tasks.being_gone(world, visitor.id)
     world.emit(Event("visitor.left", (), {"visitor": visitor.id}))
 
 

@@ -9,9 +9,10 @@ import pytest
 from keep_kit import CALM, HALL, adv, calm, invade, invaded, make_world, member, minion, of, stand
 
 from undercroft.core.grid import Pos
-from undercroft.keep import fallen, learning
+from undercroft.keep import fallen, learning, wounds
 from undercroft.keep.actors import Being, Condition, Job
 from undercroft.keep.invaders import Whereabouts
+from undercroft.keep.ruleset import default_ruleset
 from undercroft.keep.world import World
 
 
@@ -53,6 +54,43 @@ def test_one_bleeding_does_not_wake_and_dies_unless_healed() -> None:
     world.run(world.now + 1)
     (died,) = of(log, "being.died")
     assert died["cause"] == "bleeding" and died["by"] == "adv:1-1"
+
+
+@pytest.mark.rule("K-WAKE-02", "K-KO-01", "R-K-WAKE-01")
+def test_shipped_content_bleeds_serious_and_critical_edged_knock_outs_and_mends_wounds() -> None:
+    # Ruling R-K-WAKE-01 as shipped: an edged serious or critical wound that takes one out
+    # leaves it bleeding; a light wound or a blunt weapon does not; wounds mend 1 point a
+    # 2 hours up. Read from the shipped rules.toml (make_world uses it) through the engine.
+    combat = default_ruleset().combat
+    assert combat.bleeds == ("serious", "critical") and combat.mend_minutes == 120
+    seen: dict[tuple[str, bool], set[bool]] = {}
+    for seed in range(60):
+        world, log = make_world(HALL, seed=seed)
+        for n, (level, blunt) in enumerate(
+            [("light", False), ("serious", False), ("critical", False), ("serious", True)]
+        ):
+            kobold = minion(world, 2 + n, 2, job=Job.NONE)
+            kobold.wound_points = 9  # the next wound takes it out (K-KO-01)
+            kobold.mended_at = world.now
+            wounds.inflict(world, kobold, source="adv:1-1", weapon="sword" if not blunt
+                           else "mace", blunt=blunt, level=level, location="torso")  # fmt: skip
+            down = [e for e in of(log, "being.unconscious") if e["being"] == kobold.id]
+            if down:
+                seen.setdefault((level, blunt), set()).add(down[0]["bleeding"])
+                assert (kobold.bleeding_until is not None) is down[0]["bleeding"]
+    assert seen == {
+        ("light", False): {False},
+        ("serious", False): {True},  # the 1,034-in-1,893 case of the audit: it bleeds
+        ("critical", False): {True},
+        ("serious", True): {False},
+    }
+    world, log = make_world(HALL)
+    kobold = minion(world, 2, 2, job=Job.NONE)
+    wounds.inflict(world, kobold, source="adv:1-1", weapon="sword", blunt=False,
+                   level="critical", location="arms")  # fmt: skip
+    assert kobold.wound_points == 4
+    world.run(world.now + 4 * 60)  # up for 4 hours: 2 points mended
+    assert wounds.mend(world, kobold) == 2
 
 
 @pytest.mark.rule("K-WAKE-01", "K-WAKE-02", "R-K-WAKE-02")

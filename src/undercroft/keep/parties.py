@@ -123,9 +123,11 @@ def draw_party(
     if strength_allowed and number >= content.strength_from:
         strength = _strength(rng, content, number, actor, events)
     members = max(MIN_LATER, round_by_chance(rng, content.members_at(day)))
-    levels = content.levels_at(day)
+    levels = round_by_chance(rng, content.levels_at(day))
     if strength != "normal":
         by_members = rng.chance(0.5)
+        normal = {"members": members, "levels": levels}
+        members, levels, by = _changed(rng, content, day, strength, by_members, members, levels)
         events.append(
             chance_event(
                 ("K-SIZE-06",),
@@ -135,16 +137,12 @@ def draw_party(
                 "members" if by_members else "levels",
                 invasion=number,
                 strength=strength,
+                normal=normal,
+                by=by,
+                floored=by == "none",
             )
         )
-        if by_members and strength == "weaker":
-            members = max(MIN_LATER, members - 1)
-        elif by_members:
-            members = min(content.stronger_max_members, members + 1)
-        else:
-            share = content.weaker_levels if strength == "weaker" else content.stronger_levels
-            levels *= share
-    drawn = _share_levels(rng, content, day, members, round_by_chance(rng, levels))
+    drawn = _share_levels(rng, content, day, members, levels)
     return PartyDraw(strength, drawn, events)
 
 
@@ -179,6 +177,41 @@ def _strength(
         )
     )
     return "stronger" if stronger else "normal"
+
+
+def _changed(
+    rng: DiceSampler,
+    content: AdventurerContent,
+    day: int,
+    strength: str,
+    by_members: bool,
+    members: int,
+    levels: int,
+) -> tuple[int, int, str]:
+    """K-SIZE-06 (ruling R-K-SIZE-01): the day's normal draw made weaker or stronger.
+
+    The 50% draw picks the way (``by_members``): one member fewer (never below 2) or more
+    (up to the content's maximum), or the level sum times the content's share, at least
+    one level lower or higher (never below 0 nor above what the members can hold under
+    the day's cap). If that way cannot change the group, the other way is taken; if
+    neither can (day 3's two peasants cannot be weaker), the group stays as drawn and the
+    way is ``none``: the draw says the group could not be weaker (or stronger).
+    """
+    cap = content.level_cap(day)
+    weaker = strength == "weaker"
+    ways = ("members", "levels") if by_members else ("levels", "members")
+    for way in ways:
+        if way == "members" and weaker and members > MIN_LATER:
+            return members - 1, min(levels, cap * (members - 1)), way
+        if way == "members" and not weaker and members < content.stronger_max_members:
+            return members + 1, levels, way
+        if way == "levels" and weaker and levels > 0:
+            lower = round_by_chance(rng, levels * content.weaker_levels)
+            return members, max(0, min(levels - 1, lower)), way
+        if way == "levels" and not weaker and levels < cap * members:
+            higher = round_by_chance(rng, levels * content.stronger_levels)
+            return members, min(cap * members, max(levels + 1, higher)), way
+    return members, levels, "none"
 
 
 def _members(

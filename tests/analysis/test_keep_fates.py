@@ -86,10 +86,11 @@ def test_deaths_captures_and_escapes_add_up_across_tables_and_summaries() -> Non
 
 @pytest.mark.rule("K-KO-02", "K-AFTER-02")
 def test_a_captive_who_bleeds_to_death_is_counted_once_as_dead() -> None:
-    """The demo's keep run: 2 adventurers came, one captured, who then bled to death."""
-    rows, summary, both = played("tutorial", 3, 1)
+    """A tutorial run in which captives later died (bled to death or were killed in their
+    cell): 9 came, 2 captures were made, and all 9 are dead at the end, none held."""
+    rows, summary, both = played("tutorial", 4, 1)
     check(rows, summary, both)
-    assert summary["captured"] == 1 and summary["dead"] == 2  # captures made, deaths
+    assert summary["captured"] == 2 and summary["dead"] == 9  # captures made, deaths
     run = rows["runs"][0]
-    assert (run["adventurers"], run["adventurers_dead"], run["adventurers_captured"]) == (2, 2, 0)
-    assert fates_text(both.account.fates.totals()) == "2 died, 0 held captive, 0 escaped"
+    assert (run["adventurers"], run["adventurers_dead"], run["adventurers_captured"]) == (9, 9, 0)
+    assert fates_text(both.account.fates.totals()) == "9 died, 0 held captive, 0 escaped"

@@ -109,8 +109,8 @@ class KeepWatch:
         return False  # a world runs on; the hub keeps the newest
 
     def advance(self, minutes: int | None = None, kind: str = "any") -> dict[str, Any]:
-        """Run ``minutes`` more (1 to a week), or with ``None`` up to the next event of
-        ``kind`` (one of :data:`NEXT_KINDS`), a week at most."""
+        """Run ``minutes`` more (1 to a week), or with ``None`` up to the end of the minute
+        of the next event of ``kind`` (one of :data:`NEXT_KINDS`), a week at most."""
         with self.lock:
             world = self.world
             if minutes is not None:
@@ -125,6 +125,10 @@ class KeepWatch:
                     world.run(limit)
                     break
                 world.step()
+            else:
+                # Found: finish the minute it came in, so the world stands at a whole
+                # minute, the same as a world run straight to it (World.run).
+                world.run(world.now)
             view = self._view()
             view["found"] = self.log.seen(types) > before
             return view

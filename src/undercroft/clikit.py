@@ -26,6 +26,7 @@ from typing import NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console, ConsoleDimensions
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -71,18 +72,19 @@ R = TypeVar("R")
 
 def fail(message: str) -> NoReturn:
     """Report a user mistake in one paragraph and exit 2."""
-    err.print(f"[bold red]error:[/bold red] {message}", highlight=False, soft_wrap=True)
+    # The message repeats what the user typed: printed as text, never as rich markup.
+    err.print(f"[bold red]error:[/bold red] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_USER_ERROR)
 
 
 def warn(message: str) -> None:
     """Say what the command ignores or doubts, and go on."""
-    err.print(f"[yellow]warning:[/yellow] {message}", highlight=False, soft_wrap=True)
+    err.print(f"[yellow]warning:[/yellow] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 def interrupted(note: str = "nothing was written") -> NoReturn:
     """Ctrl-C: say what became of the outputs, exit 130."""
-    err.print(f"interrupted: {note}.", highlight=False, soft_wrap=True)
+    err.print(f"interrupted: {escape(note)}.", highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_INTERRUPTED)
 
 

@@ -256,12 +256,22 @@ def results_sql(
         ),
     ],
     csv: Annotated[bool, typer.Option(help="Print CSV instead of a table.")] = False,
+    limit: Annotated[
+        int,
+        typer.Option(min=1, help="Print at most this many rows (the rest are not fetched)."),
+    ] = 1000,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write every row to this .parquet or .csv file instead of printing."),
+    ] = None,
     catalogue_file: CatalogueOption = None,
 ) -> None:
-    """Query past batches across their Parquet files with SQL (read-only)."""
+    """Query past batches across their Parquet files with SQL. The query runs in a
+    sandbox: it reads the catalogue and its batches' Parquet files only, and writes,
+    fetches and installs nothing (use --out to save rows)."""
     from undercroft.analysis import commands
 
-    commands.results_sql(sql, catalogue_file, csv)
+    commands.results_sql(sql, catalogue_file, csv, limit=limit, out_file=out)
 
 
 def register(app: typer.Typer) -> None:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from undercroft import __version__
@@ -538,17 +539,31 @@ def _num(value: Any) -> float:
     return math.nan if value is None else float(value)
 
 
-def results_sql(sql: str, catalogue_file: Path | None, csv: bool) -> None:
+def results_sql(
+    sql: str, catalogue_file: Path | None, csv: bool, *, limit: int, out_file: Path | None
+) -> None:
+    where = catalogue.catalogue_path(catalogue_file)
     try:
-        columns, rows = catalogue.query(catalogue.catalogue_path(catalogue_file), sql)
+        if out_file is not None:
+            count = catalogue.export(where, sql, out_file)
+            print(f"wrote {count} rows to {out_file}", file=sys.stderr)
+            return
+        answer = catalogue.query(where, sql, limit)
     except catalogue.CatalogueError as exc:
         fail(str(exc))
+    except OSError as exc:
+        fail(f"--out {out_file}: cannot be written: {exc.strerror or exc}")
+    more = f"(the first {limit} rows; more not shown: --limit N, or --out FILE.parquet|csv)"
     if csv:
         writer = csv_module.writer(sys.stdout)
-        writer.writerow(columns)
-        writer.writerows(rows)
+        writer.writerow(answer.columns)
+        writer.writerows(answer.rows)
+        if answer.more:
+            print(more, file=sys.stderr)
         return
-    table = Table(*columns)
-    for row in rows:
-        table.add_row(*("NULL" if v is None else str(v) for v in row))
+    table = Table(*answer.columns)
+    for row in answer.rows:
+        table.add_row(*("NULL" if v is None else escape(str(v)) for v in row))
     out.print(table)
+    if answer.more:
+        print(more, file=sys.stderr)

@@ -31,9 +31,12 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
+import pyarrow.csv as pa_csv
+import pyarrow.parquet as pq
 
 from undercroft.analysis.store import table_path
-from undercroft.core.files import PathError, check_output, data_folder
+from undercroft.core.files import PathError, atomic_path, check_output, data_folder
 
 SCHEMA = """
 CREATE SEQUENCE IF NOT EXISTS batch_id START 1;
@@ -127,10 +130,17 @@ def connect(path: Path, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyC
             check_output(path, "--catalogue")
         except PathError as exc:
             raise CatalogueError(str(exc)) from None
+    if path.is_file() and path.stat().st_size > 0 and not _is_duckdb(path):
+        # Checked before DuckDB opens it: given a SQLite file, DuckDB would try to fetch
+        # and load its sqlite extension.
+        raise CatalogueError(
+            f"{path}: not a results catalogue (not a DuckDB file); name another file "
+            "with --catalogue or UNDERCROFT_CATALOGUE"
+        )
     deadline = time.monotonic() + LOCK_WAIT_SECONDS
     while True:
         try:
-            conn = duckdb.connect(str(path), read_only=read_only)
+            conn = duckdb.connect(str(path), read_only=read_only, config=dict(SAFE))
             break
         except duckdb.IOException as exc:
             if "lock" in str(exc).lower() and time.monotonic() < deadline:
@@ -154,6 +164,15 @@ def connect(path: Path, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyC
         yield conn
     finally:
         conn.close()
+
+
+def _is_duckdb(path: Path) -> bool:
+    """A DuckDB database file: its header has the magic bytes ``DUCK`` at offset 8."""
+    try:
+        with path.open("rb") as file:
+            return file.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return True  # unreadable: DuckDB's own error will name the trouble
 
 
 def _check_schema(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
@@ -232,33 +251,116 @@ def _entry(row: Sequence[Any]) -> Entry:
     return Entry(*values)
 
 
-def query(path: Path, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run ``sql`` on the catalogue (read-only) with a view per ruleset and table over
-    every batch of that ruleset (``crawl_runs``, ``keep_invasions``, ...)."""
+SAFE = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+"""Every connection: DuckDB never fetches or loads an extension by itself (a SQLite file
+given as the catalogue would otherwise make it download one and create ``~/.duckdb``)."""
+
+SHOWN_ROWS = 1000
+"""The rows ``results sql`` prints unless ``--limit`` says otherwise."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A query's first rows: ``more`` says whether it had rows past them."""
+
+    columns: list[str]
+    rows: list[tuple[Any, ...]]
+    more: bool
+
+
+@contextmanager
+def sandbox(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The catalogue read-only, with a view per ruleset and table over every batch of that
+    ruleset (``crawl_runs``, ``keep_invasions``, ...), and nothing else reachable: no file
+    but those batches' Parquet files may be read, none written, no extension installed or
+    loaded, no database attached; the configuration is locked so a query cannot undo it."""
     with connect(path, read_only=True) as conn:
         folders = conn.execute(
             "SELECT id, ruleset, folder FROM batches WHERE kind = 'batch' "
             "AND folder IS NOT NULL ORDER BY id"
         ).fetchall()
+        readable: list[str] = []
         for ruleset, tables in TABLES.items():
             for table in tables:
                 files = [(i, table_path(Path(f), table)) for i, r, f in folders if r == ruleset]
+                present = [(ident, file) for ident, file in files if file.is_file()]
+                readable.extend(str(file) for _, file in present)
                 parts = [
-                    f"SELECT {ident} AS batch, * FROM read_parquet({_literal(path)})"
-                    for ident, path in files
-                    if path.exists()
+                    f"SELECT {ident} AS batch, * FROM read_parquet({_literal(file)})"
+                    for ident, file in present
                 ]
                 if parts:
-                    conn.execute(
-                        f"CREATE TEMP VIEW {ruleset}_{table} AS "
-                        + " UNION ALL BY NAME ".join(parts)
-                    )
+                    try:
+                        conn.execute(
+                            f"CREATE TEMP VIEW {ruleset}_{table} AS "
+                            + " UNION ALL BY NAME ".join(parts)
+                        )
+                    except duckdb.Error as exc:
+                        raise CatalogueError(
+                            f"a batch's {table} file cannot be read: {exc}"
+                        ) from None
+        conn.execute("SET allowed_paths = ?", [readable])
+        conn.execute("SET enable_external_access = false")
+        conn.execute("SET lock_configuration = true")
+        yield conn
+
+
+def query(path: Path, sql: str, limit: int | None = SHOWN_ROWS) -> Answer:
+    """Run ``sql`` in the :func:`sandbox`: its first ``limit`` rows (all with ``None``),
+    fetched as they come, so a query of millions of rows costs only what is shown."""
+    if not sql.strip():
+        raise CatalogueError("the query is empty: give a SELECT statement")
+    with sandbox(path) as conn:
         try:
             result = conn.execute(sql)
             columns = [d[0] for d in result.description or []]
-            return columns, result.fetchall()
+            if limit is None:
+                return Answer(columns, result.fetchall(), False)
+            rows = result.fetchmany(limit + 1)
         except duckdb.Error as exc:
             raise CatalogueError(f"the SQL did not run: {exc}{_hint(str(exc))}") from None
+    return Answer(columns, rows[:limit], len(rows) > limit)
+
+
+def export(path: Path, sql: str, out: Path) -> int:
+    """Every row of ``sql`` into ``out`` (``.parquet`` or ``.csv``), written by undercroft
+    (the sandbox writes nothing) through a new file beside it and a rename; returns the
+    number of rows."""
+    if not sql.strip():
+        raise CatalogueError("the query is empty: give a SELECT statement")
+    kind = out.suffix.lower()
+    if kind not in (".parquet", ".csv"):
+        raise CatalogueError(f"--out {out}: the file must end in .parquet or .csv")
+    try:
+        check_output(out, "--out")
+    except PathError as exc:
+        raise CatalogueError(str(exc)) from None
+    with sandbox(path) as conn:
+        try:
+            relation = conn.sql(sql)
+            if relation is None:
+                raise CatalogueError("the statement gives no rows to write: give a SELECT")
+            reader = relation.to_arrow_reader()
+        except duckdb.Error as exc:
+            raise CatalogueError(f"the SQL did not run: {exc}{_hint(str(exc))}") from None
+        return write_rows(reader, out)
+
+
+def write_rows(reader: pa.RecordBatchReader, out: Path) -> int:
+    """The batches of ``reader`` into ``out``, Parquet or CSV by its suffix, atomically."""
+    count = 0
+    with atomic_path(out) as tmp:
+        if out.suffix.lower() == ".parquet":
+            with pq.ParquetWriter(tmp, reader.schema) as parquet:
+                for batch in reader:
+                    parquet.write_batch(batch)
+                    count += batch.num_rows
+        else:
+            with pa_csv.CSVWriter(tmp, reader.schema) as text:
+                for batch in reader:
+                    text.write_batch(batch)
+                    count += batch.num_rows
+    return count
 
 
 def _hint(error: str) -> str:

@@ -18,7 +18,8 @@ from __future__ import annotations
 import itertools
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -210,6 +211,24 @@ def write_text_atomic(path: Path, text: str) -> None:
         handle.close()
         if tmp.exists():
             tmp.unlink()
+
+
+@contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """A new, empty file beside ``path`` for a writer that wants a path (a Parquet or CSV
+    writer); when the block ends it becomes ``path`` by a rename, and if the block fails
+    (a full disk, an interrupt) it is removed and ``path`` is left as it was."""
+    _check_target(path, "")
+    handle, tmp = _create_beside(path, ".tmp")
+    handle.close()
+    try:
+        yield tmp
+        with open(tmp, "rb+") as written:
+            os.fsync(written.fileno())
+        _check_target(path, "")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 class PartialFile:

@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn, ParamSpec, TypeVar
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console, ConsoleDimensions
@@ -43,7 +43,7 @@ from undercroft.core.files import Named, PathError, check_input, check_outputs
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
 
-err = Console(stderr=True)
+err = Console(stderr=True, emoji=False)  # user text: `a:b:c` is no emoji code
 
 PIPED_WIDTH = 200
 """Columns of :class:`Output` when it is not a terminal and ``COLUMNS`` does not say."""
@@ -52,7 +52,12 @@ PIPED_WIDTH = 200
 class Output(Console):
     """A console for standard output that, when piped or redirected, is wide enough
     (:data:`PIPED_WIDTH`) for a table to keep whole lines instead of rich's 80 columns;
-    on a terminal, or with ``COLUMNS`` or an explicit ``width``, exactly as rich sizes it."""
+    on a terminal, or with ``COLUMNS`` or an explicit ``width``, exactly as rich sizes it.
+    Emoji codes are off: names and ids the user gave (``a:b:c``) print as typed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
+        super().__init__(*args, **kwargs)
 
     @property
     def size(self) -> ConsoleDimensions:

@@ -55,7 +55,7 @@ class _Out:
     def __getattr__(self, name: str) -> Any:
         stream = sys.stdout
         width = None if stream.isatty() else 240
-        return getattr(Console(file=stream, highlight=False, width=width), name)
+        return getattr(Console(file=stream, highlight=False, emoji=False, width=width), name)
 
 
 out = _Out()

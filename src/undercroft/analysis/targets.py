@@ -66,6 +66,9 @@ def scenario_for(
 ) -> Any:
     """What every run of the batch plays; ``crawl`` is (party, policy, dm, pack)."""
     party, policy, dm, pack = crawl
+    if not target.strip():
+        what = "scenario" if ruleset == "keep" else "adventure"
+        fail(f"the {what} is empty: name one (`undercroft list {what}s` shows them).")
     if ruleset == "keep":
         given = [
             name

@@ -31,7 +31,7 @@ from undercroft.crawl.state import SaveError
 from undercroft.crawl.table import HUMAN, Table, read_save
 from undercroft.render.narrate import describe, name, summary_lines
 
-out = Console(highlight=False)
+out = Console(highlight=False, emoji=False)
 
 SEATS = {"heroes": (Seat.HEROES,), "dm": (Seat.DM,), "both": (Seat.HEROES, Seat.DM)}
 

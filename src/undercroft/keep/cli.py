@@ -103,6 +103,14 @@ def run_keep(
     if quiet and explain:
         warn("--explain shows the rule IDs of the account, which --quiet leaves out: ignored.")
     options = _invasion_options(invasions, resume)
+    if invasions is not None and any(
+        item.split("=", 1)[0].strip() in ("options.invasions", "keep.options.invasions")
+        for item in sets or []
+    ):
+        fail(
+            "--invasions and --set options.invasions both say whether invasions come: give "
+            "one of them."
+        )
     _check_inspect(inspect or [])
     if resume is not None:
         given = [f"{name} {value}" for name, value in (("--scenario", scenario), ("--seed", seed),
@@ -129,6 +137,15 @@ def run_keep(
         sink = _open_log(world, log)
         account = _attach_account(world, explain)
         _run_days(world, total, quiet, account)
+        missing = _not_came(world, inspect or [])
+        if missing is not None:
+            # Refused before a file is finished: a refused run leaves nothing behind.
+            if isinstance(sink, StreamingLog):
+                sink.discard()
+            fail(
+                f"--inspect {missing}: no adventurer with that id came in this run (of "
+                "those who left, the last 100 invasions' are kept); nothing was written."
+            )
         summary = world.close_log()
         if log is not None:
             written.append(f"the log {log}")
@@ -139,6 +156,11 @@ def run_keep(
             sink.discard()
         done = f"{' and '.join(written)} was written" if written else "nothing was written"
         interrupted(f"stopped on day {(world.now // 1440) + 1}; {done}")
+    except OSError as exc:
+        # The log streams to LOG.partial during the run: a full disk stops it there.
+        if isinstance(sink, StreamingLog):
+            sink.discard()
+        fail(f"--log {log}: cannot write: {exc.strerror or exc}; nothing was written.")
     _print_summary(summary)
     _print_invasions(world, account, inspect or [])
     if log is not None and not quiet:
@@ -345,12 +367,17 @@ def _print_invasions(world: World, account: InvasionAccount | None, inspect: lis
         out.print(table)
     for adv_id in inspect:
         found = world.beings.get(adv_id) or world.departed.get(adv_id)
-        if not isinstance(found, Adventurer):
-            fail(
-                f"--inspect {adv_id}: no adventurer with that id came in this run (of those "
-                "who left, the last 100 invasions' are kept)."
-            )
+        assert isinstance(found, Adventurer)  # _not_came checked it before the files
         _print_view(learning.view(world, found))
+
+
+def _not_came(world: World, inspect: list[str]) -> str | None:
+    """The first ``--inspect`` id no adventurer of this run had, if any."""
+    for adv_id in inspect:
+        found = world.beings.get(adv_id) or world.departed.get(adv_id)
+        if not isinstance(found, Adventurer):
+            return adv_id
+    return None
 
 
 def _print_view(view: dict[str, Any]) -> None:

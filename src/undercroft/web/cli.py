@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from undercroft.clikit import fail, warn
+from undercroft.clikit import fail, interrupted, warn
 
-out = Console(highlight=False)
+out = Console(highlight=False, emoji=False)
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 WS_MAX_SIZE = 64 * 1024
@@ -69,7 +69,13 @@ def serve(
     allowed = [*LOOPBACK_NAMES, host] if loopback else None
     app = create_app(allowed_hosts=allowed)
     out.print(f"undercroft is serving on http://{shown}:{port}/  (Ctrl-C stops it)")
-    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning")
+    config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning")
+    try:
+        # uvicorn shuts down gracefully on Ctrl-C, then raises the signal again:
+        # KeyboardInterrupt here (uvicorn.run would swallow it and exit 0).
+        uvicorn.Server(config).run()
+    except KeyboardInterrupt:
+        interrupted("the server stopped")
 
 
 def register(app: typer.Typer) -> None:

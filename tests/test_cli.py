@@ -129,3 +129,27 @@ def test_keep_invasion_table_keeps_whole_lines_when_piped() -> None:
     )
     header = next(line for line in done.stdout.splitlines() if "outcome" in line)
     assert "caught" in header and len(header) > 80
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["batch", "crawl", "greyhollow-cellars", "--runs", "1", "--quiet"],
+        ["results", "list"],
+        ["results", "sql", "SELECT 1"],
+        ["campaign", "new", "c1", "--party", "brenna,garrick,durn"],
+    ],
+)
+def test_a_data_folder_that_is_a_file_is_exit_2(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """XDG_DATA_HOME (or UNDERCROFT_DATA) naming a file: a message, not NotADirectoryError."""
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n")
+    monkeypatch.delenv("UNDERCROFT_DATA", raising=False)
+    monkeypatch.delenv("UNDERCROFT_CATALOGUE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(afile))
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "afile" in result.output and "Traceback" not in result.output
+    assert afile.read_text() == "mine\n" and sorted(tmp_path.iterdir()) == [afile]

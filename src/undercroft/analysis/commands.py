@@ -42,7 +42,7 @@ from undercroft.analysis.store import views
 from undercroft.analysis.targets import check_ruleset, scenario_for, scenario_words
 from undercroft.analysis.worker import run_seed
 from undercroft.clikit import checkpoints, fail, interrupted, progress, warn
-from undercroft.core.files import data_folder
+from undercroft.core.files import PathError, data_folder, make_folder
 from undercroft.core.settings import SettingError
 from undercroft.crawl import settings as crawl_settings
 from undercroft.keep import settings as keep_settings
@@ -70,13 +70,24 @@ DISTRIBUTIONS = (
 # -- where it goes --------------------------------------------------------------------------
 
 
+def _catalogue(option: Path | None) -> Path:
+    """The catalogue's file (``--catalogue``, the environment, or the data folder's), or
+    exit 2 when the data folder cannot be made."""
+    try:
+        return catalogue.catalogue_path(option)
+    except catalogue.CatalogueError as exc:
+        fail(str(exc))
+
+
 def new_folder(out_dir: Path | None, name: str) -> tuple[Path, bool]:
     """The results folder: ``--out`` (new, or an empty folder), else a new folder under the
     data folder's ``batches``. Returns it and whether this command creates it."""
     if out_dir is None:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        base = data_folder() / "batches"
-        base.mkdir(parents=True, exist_ok=True)
+        try:
+            base = make_folder(data_folder() / "batches", "the results folder")
+        except PathError as exc:
+            fail(str(exc))
         out_dir = base / f"{stamp}-{name}"
         n = 1
         while out_dir.exists():
@@ -270,7 +281,7 @@ def batch(
     intervals and write DIR/report.html."""
     plugin = check_ruleset(ruleset, days)
     scenario = scenario_for(ruleset, target, days, sets, (party, policy, dm, pack))
-    where = catalogue.catalogue_path(catalogue_file)
+    where = _catalogue(catalogue_file)
     check_catalogue(where)
     folder, created = new_folder(out_dir, f"{ruleset}-{scenario.adventure}")
     command = command_line(
@@ -360,7 +371,7 @@ def sweep(
     for key, why in idle:
         warn(f"--set {key}: changes nothing these games play ({why}); points that "
              "differ only in it play the same games.")  # fmt: skip
-    where = catalogue.catalogue_path(catalogue_file)
+    where = _catalogue(catalogue_file)
     check_catalogue(where)
     folder, created = new_folder(out_dir, f"sweep-{scenarios[0].adventure}")
     if created:
@@ -446,7 +457,7 @@ def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None)
         metrics = [m for m in plugin.metrics(scenario_a) if m.column in metrics_b]
     except (KeyError, TypeError, ValueError) as exc:
         fail(f"{a} or {b}: batch.json does not describe a batch this undercroft reads ({exc}).")
-    where = catalogue.catalogue_path(catalogue_file)
+    where = _catalogue(catalogue_file)
     check_catalogue(where)
     target: Path | None = None
     created = False
@@ -493,7 +504,7 @@ def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None)
 
 def results_list(catalogue_file: Path | None) -> None:
     try:
-        found = catalogue.entries(catalogue.catalogue_path(catalogue_file))
+        found = catalogue.entries(_catalogue(catalogue_file))
     except catalogue.CatalogueError as exc:
         fail(str(exc))
     table = Table("id", "kind", "created", "runs", "folder", "command", title="Results")
@@ -504,7 +515,7 @@ def results_list(catalogue_file: Path | None) -> None:
 
 
 def results_show(ident: int, catalogue_file: Path | None) -> None:
-    where = catalogue.catalogue_path(catalogue_file)
+    where = _catalogue(catalogue_file)
     try:
         e = catalogue.entry(where, ident)
         points = [x for x in catalogue.entries(where) if x.parent == ident]
@@ -542,7 +553,7 @@ def _num(value: Any) -> float:
 def results_sql(
     sql: str, catalogue_file: Path | None, csv: bool, *, limit: int, out_file: Path | None
 ) -> None:
-    where = catalogue.catalogue_path(catalogue_file)
+    where = _catalogue(catalogue_file)
     try:
         if out_file is not None:
             count = catalogue.export(where, sql, out_file)

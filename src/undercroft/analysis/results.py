@@ -36,7 +36,13 @@ import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
 from undercroft.analysis.store import table_path
-from undercroft.core.files import PathError, atomic_path, check_output, data_folder
+from undercroft.core.files import (
+    PathError,
+    atomic_path,
+    check_output,
+    data_folder,
+    make_folder,
+)
 
 SCHEMA = """
 CREATE SEQUENCE IF NOT EXISTS batch_id START 1;
@@ -112,8 +118,10 @@ def catalogue_path(option: Path | None = None) -> Path:
     env = os.environ.get("UNDERCROFT_CATALOGUE")
     if env:
         return Path(env)
-    folder = data_folder()
-    folder.mkdir(parents=True, exist_ok=True)  # the default place is made on first use
+    try:  # the default place is made on first use
+        folder = make_folder(data_folder(), "the results catalogue")
+    except PathError as exc:
+        raise CatalogueError(str(exc)) from None
     return folder / "catalogue.duckdb"
 
 

@@ -126,6 +126,20 @@ def data_folder() -> Path:
     return Path(user_data_dir("undercroft"))
 
 
+def make_folder(path: Path, what: str) -> Path:
+    """``path`` as a folder, made (with its parents) if missing; :class:`PathError` when it
+    cannot be (a file stands there or on the way: ``XDG_DATA_HOME`` naming a file, say)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PathError(
+            "", path, f"cannot make {what} there: {exc.strerror or exc} (the data folder is "
+            "$UNDERCROFT_DATA, else the platform's user data folder, under $XDG_DATA_HOME "
+            "on Linux)",
+        ) from None  # fmt: skip
+    return path
+
+
 def partial_path(path: Path) -> Path:
     """Where a streamed file grows until it is complete: ``PATH.partial``."""
     return path.with_name(path.name + ".partial")

@@ -16,6 +16,7 @@ index, and rows are written in run order.
 from __future__ import annotations
 
 import multiprocessing
+import re
 import signal
 import threading
 from collections.abc import Iterator
@@ -80,10 +81,27 @@ def local(workers: int) -> Iterator[Backend]:
         pool.shutdown(wait=True)
 
 
+ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):\d{1,5}")
+"""A Dask scheduler's address: an optional protocol, a host (a name, an IPv4 address or
+an IPv6 one in brackets) and a port."""
+
+
+def check_address(address: str) -> None:
+    """:class:`BackendError` unless ``address`` reads as a scheduler's. Checked before any
+    client is made: Dask's own parse fails half-way into making one, whose clean-up then
+    waits 10 s and prints a traceback on the way out."""
+    if not ADDRESS.fullmatch(address):
+        raise BackendError(
+            f"--address {address}: not a scheduler address; write tcp://HOST:PORT (or "
+            "HOST:PORT), as `dask scheduler` prints it"
+        )
+
+
 @contextmanager
 def dask(address: str) -> Iterator[Backend]:
     """The Dask cluster whose scheduler listens at ``address``."""
     timeout = CONNECT_SECONDS
+    check_address(address)
     try:
         from distributed import Client as DaskClient
     except ImportError:
@@ -93,7 +111,7 @@ def dask(address: str) -> Iterator[Backend]:
     try:
         connect: Any = DaskClient  # distributed has no type hints
         client: Any = connect(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, ValueError) as exc:
         raise BackendError(
             f"--address {address}: no Dask scheduler answered ({exc}); start one with "
             "`dask scheduler` and workers with `dask worker ADDRESS`"

@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.parquet as pq
+
 from undercroft import __version__
 from undercroft.analysis.backends import Backend
 from undercroft.analysis.plugin import BatchRuleset
@@ -132,4 +135,25 @@ def read_meta(folder: Path) -> dict[str, Any]:
         raise ValueError(f"{path}: cannot be read: {exc}") from None
     if not isinstance(meta, dict) or meta.get("ruleset") not in ("crawl", "keep"):
         raise ValueError(f"{path}: not a batch description (field 'ruleset')")
+    for field in ("runs", "seed"):
+        value = meta.get(field)
+        if not isinstance(value, int) or isinstance(value, bool) or value < (field == "runs"):
+            raise ValueError(f"{path}: field {field!r} is {value!r}, not a whole number")
+    for table in REQUIRED[str(meta["ruleset"])]:
+        file = table_path(folder, table)
+        if not file.is_file():
+            raise ValueError(f"{file}: missing; the batch folder is incomplete")
+        try:
+            rows = pq.read_metadata(file).num_rows
+        except (OSError, pa.ArrowException) as exc:
+            raise ValueError(f"{file}: not a Parquet file undercroft wrote ({exc})") from None
+        if table == "runs" and rows != meta["runs"]:
+            raise ValueError(f"{file}: {rows} rows where {META} says {meta['runs']} runs")
     return meta
+
+
+REQUIRED = {
+    "crawl": ("runs", "deaths", "fights", "rolls", "squares"),
+    "keep": ("runs", "invasions", "traps", "doors", "days", "squares"),
+}
+"""The tables every batch folder holds (a crawl batch's ``rules`` came later: optional)."""

@@ -42,7 +42,7 @@ from undercroft.analysis.store import views
 from undercroft.analysis.targets import check_ruleset, scenario_for, scenario_words
 from undercroft.analysis.worker import run_seed
 from undercroft.clikit import checkpoints, fail, interrupted, progress, warn
-from undercroft.core.files import PathError, data_folder, make_folder
+from undercroft.core.files import PathError, data_folder, make_folder, same_file
 from undercroft.core.settings import SettingError
 from undercroft.crawl import settings as crawl_settings
 from undercroft.keep import settings as keep_settings
@@ -119,16 +119,30 @@ def check_catalogue(path: Path) -> None:
         fail(str(exc))
 
 
+def check_backend(backend: str, address: str | None) -> None:
+    """``--backend`` and ``--address`` as given, before anything is made (exit 2)."""
+    if backend not in backends.BACKENDS:
+        fail(f"--backend {backend!r}: allowed: {', '.join(backends.BACKENDS)}.")
+    if backend != "dask":
+        if address is not None:
+            fail("--address is for --backend dask.")
+        return
+    if address is None:
+        fail("--backend dask needs --address tcp://HOST:PORT (the Dask scheduler).")
+    try:
+        backends.check_address(address)
+    except backends.BackendError as exc:
+        fail(str(exc))
+
+
 @contextmanager
 def backend_for(
     backend: str, workers: int | None, address: str | None
 ) -> Iterator[backends.Backend]:
     """The executor of ``--backend`` (checked: exit 2 on a bad choice or address)."""
-    if backend not in backends.BACKENDS:
-        fail(f"--backend {backend!r}: allowed: {', '.join(backends.BACKENDS)}.")
+    check_backend(backend, address)
     if backend == "dask":
-        if address is None:
-            fail("--backend dask needs --address tcp://HOST:PORT (the Dask scheduler).")
+        assert address is not None
         if workers is not None:
             warn("--workers is for the local backend; the Dask cluster decides: ignored.")
         try:
@@ -137,8 +151,6 @@ def backend_for(
         except backends.BackendError as exc:
             fail(str(exc))
         return
-    if address is not None:
-        fail("--address is for --backend dask.")
     with backends.local(workers or os.cpu_count() or 1) as chosen:
         yield chosen
 
@@ -280,6 +292,7 @@ def batch(
     """Play N seeded games, stream one row per run to Parquet, print the results with 95%
     intervals and write DIR/report.html."""
     plugin = check_ruleset(ruleset, days)
+    check_backend(backend, address)
     scenario = scenario_for(ruleset, target, days, sets, (party, policy, dm, pack))
     where = _catalogue(catalogue_file)
     check_catalogue(where)
@@ -359,6 +372,7 @@ def sweep(
 ) -> None:
     """The grid of batches over the values of ``--set`` keys, and one report."""
     plugin = check_ruleset(ruleset, days)
+    check_backend(backend, address)
     parse = keep_settings.parse if ruleset == "keep" else crawl_settings.parse
     try:
         fixed, keys, points = sweep_grid.grid(sets or [], parse)
@@ -441,6 +455,8 @@ def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None)
     # scipy and matplotlib load only when a comparison is asked for.
     from undercroft.analysis import compare as comparing
 
+    if same_file(a, b):
+        fail(f"DIR_A {a} and DIR_B {b} are one folder: compare two different batches.")
     metas = []
     for option, given in (("DIR_A", a), ("DIR_B", b)):
         try:

@@ -114,8 +114,16 @@ def choose(obs: Observation, seat: Seat, stdin: TextIO) -> Action | None:
         out.print(f"\n{text!r} is not a number from 1 to {len(legal)}.", markup=False)
 
 
+def given_on_command_line(ctx: typer.Context, name: str) -> bool:
+    """The option ``name`` was given (on the command line or by an environment variable),
+    not left at its default."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
 @interruptible
 def play_crawl(
+    ctx: typer.Context,
     adventure: Annotated[
         str | None, typer.Option(help="Adventure id from the pack, or an adventure file.")
     ] = None,
@@ -141,6 +149,19 @@ def play_crawl(
         fail(f"--seat must be heroes, dm or both, not {seat!r}.")
     check_paths([("--save", save)])
     if resume is not None:
+        # The saved game keeps its adventure, party, seats, seed and players: an option
+        # that would change them is refused, not ignored.
+        given = [
+            f"--{name}"
+            for name in ("adventure", "party", "seat", "seed", "policy", "dm")
+            if given_on_command_line(ctx, name)
+        ]
+        if given:
+            fail(
+                f"--resume {resume} goes on with the saved game as it was set up; "
+                f"{', '.join(given)} cannot change it: leave {'them' if len(given) > 1 else 'it'}"
+                " out."
+            )
         table, pack_name = _resumed(resume, pack)
     else:
         table, pack_name = _new(adventure, party, seat, seed, policy, dm, pack)

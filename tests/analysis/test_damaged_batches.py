@@ -82,3 +82,33 @@ def test_a_dask_address_that_is_not_one_is_refused(tmp_path: Path, address: str)
     )  # fmt: skip
     assert code == 2 and "not a scheduler address" in stderr and "Traceback" not in stderr
     assert sorted(tmp_path.iterdir()) == []
+
+
+RAISER = """
+class Raiser:
+    def act(self, observation):
+        raise ValueError("my policy has a bug")
+
+
+def raiser(seat, rng):
+    return Raiser()
+"""
+
+
+def test_a_policy_that_fails_in_a_sweep_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user's policy raising in a worker: exit 2 naming the policy, the run, its seed
+    and the decision; the sweep's folder, points already played included, is removed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my_policies.py").write_text(RAISER)
+    code, _, stderr = invoke(
+        "sweep", "crawl", "greyhollow-cellars", "--runs", "2", "--workers", "2",
+        "--set", "options.surprise_turns=1,2", "--policy", "my_policies:raiser",
+        "--out", "s1", "--catalogue", str(tmp_path / "c.duckdb"),
+    )  # fmt: skip
+    flat = " ".join(stderr.split())
+    assert code == 2 and "Traceback" not in stderr
+    assert "run 0 (seed" in flat and "'my_policies:raiser' failed in act() at the" in flat
+    assert "decision of turn 1: ValueError: my policy has a bug" in flat
+    assert not (tmp_path / "s1").exists()

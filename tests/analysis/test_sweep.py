@@ -74,5 +74,7 @@ def test_every_point_is_checked_before_any_run(
 
 
 def test_compare_refuses_a_folder_that_is_not_a_batch(tmp_path: Path) -> None:
-    code, _, stderr = invoke("compare", str(tmp_path), str(tmp_path))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    code, _, stderr = invoke("compare", str(tmp_path / "a"), str(tmp_path / "b"))
     assert code == 2 and "not a batch folder" in stderr

@@ -20,6 +20,7 @@ import datetime
 import math
 import os
 import shlex
+import shutil
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -40,7 +41,7 @@ from undercroft.analysis.plugin import BatchRuleset, Metric
 from undercroft.analysis.rulesets import ruleset_named
 from undercroft.analysis.store import views
 from undercroft.analysis.targets import check_ruleset, scenario_for, scenario_words
-from undercroft.analysis.worker import run_seed
+from undercroft.analysis.worker import RunFailedError, run_seed
 from undercroft.clikit import checkpoints, fail, interrupted, progress, warn
 from undercroft.core.files import PathError, data_folder, make_folder, same_file
 from undercroft.core.settings import SettingError
@@ -169,6 +170,13 @@ def play_batch(spec: BatchSpec, chosen: backends.Backend, *, created: bool) -> f
     except KeyboardInterrupt:
         _remove(spec.folder, created)
         interrupted("the batch stopped; its partial results were removed and nothing registered")
+    except RunFailedError as exc:
+        _remove(spec.folder, created)
+        fail(
+            f"{exc}. The batch stopped; its partial results were removed and nothing "
+            "registered. Replay that run alone with `undercroft run` and --seed "
+            f"{exc.seed}."
+        )
     write_meta(spec, elapsed, chosen.name)
     return elapsed
 
@@ -404,11 +412,20 @@ def sweep(
         for p, sc in zip(points, scenarios, strict=True)
     ]
     times = []
-    with backend_for(backend, workers, address) as chosen:
-        for p, spec in zip(points, specs, strict=True):
-            out.print(f"{p.name}: {p.label(keys)}", markup=False)
-            times.append(play_batch(spec, chosen, created=True))
-        name = chosen.name
+    try:
+        with backend_for(backend, workers, address) as chosen:
+            for p, spec in zip(points, specs, strict=True):
+                out.print(f"{p.name}: {p.label(keys)}", markup=False)
+                times.append(play_batch(spec, chosen, created=True))
+            name = chosen.name
+    except BaseException:
+        # Stopped (Ctrl-C, a run that failed): the points already played are removed too,
+        # and the sweep's folder if this command made it; nothing was registered.
+        for spec in specs:
+            if spec.folder.is_dir():
+                shutil.rmtree(spec.folder)
+        _remove(folder, created)
+        raise
     results = [finish_batch(spec, t, name) for spec, t in zip(specs, times, strict=True)]
     # matplotlib loads only once every batch of the sweep is played (see finish_batch).
     from undercroft.analysis import sweep_report

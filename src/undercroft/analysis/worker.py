@@ -19,6 +19,7 @@ import pyarrow as pa
 
 from undercroft.analysis.rulesets import ruleset_named
 from undercroft.core.dice import derive_seed
+from undercroft.crawl.plugins import PolicyError
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,33 @@ def run_seed(batch_seed: int, run: int) -> int:
     return derive_seed(batch_seed, run)
 
 
+class RunFailedError(Exception):
+    """A run stopped by the user's own code (a plug-in policy that raised or broke the
+    rules): which run, its seed, and what went wrong. Picklable, so it comes back from a
+    worker process as itself."""
+
+    def __init__(self, run: int, seed: int, message: str) -> None:
+        self.run = run
+        self.seed = seed
+        self.message = message
+        super().__init__(f"run {run} (seed {seed}): {message}")
+
+    def __reduce__(self) -> tuple[type[RunFailedError], tuple[int, int, str]]:
+        return (RunFailedError, (self.run, self.seed, self.message))
+
+
 def run_chunk(chunk: Chunk) -> ChunkResult:
     """Play the chunk's runs in order and return their rows, table by table."""
     plugin = ruleset_named(chunk.ruleset)
     schemas = plugin.tables(chunk.scenario)
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in schemas}
     for run in range(chunk.start, chunk.stop):
-        for name, more in plugin.play(chunk.scenario, run, run_seed(chunk.batch_seed, run)).items():
+        seed = run_seed(chunk.batch_seed, run)
+        try:
+            played = plugin.play(chunk.scenario, run, seed)
+        except PolicyError as exc:
+            raise RunFailedError(run, seed, str(exc)) from None
+        for name, more in played.items():
             rows[name].extend(more)
     tables = {name: pa.Table.from_pylist(rows[name], schema) for name, schema in schemas.items()}
     return ChunkResult(chunk.start, chunk.stop, tables)

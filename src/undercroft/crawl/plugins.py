@@ -31,6 +31,11 @@ class PolicyError(ValueError):
         self.policy = policy
         super().__init__(message)
 
+    def __reduce__(self) -> tuple[type[PolicyError], tuple[str, str]]:
+        # Raised in a batch worker process and sent back to the batch: it must unpickle
+        # (the default would call PolicyError(message) and break the process pool).
+        return (PolicyError, (self.policy, str(self)))
+
 
 class Checked:
     """A plug-in policy held to the rules: what it does wrong is a :class:`PolicyError`
@@ -48,16 +53,18 @@ class Checked:
         return why if isinstance(why, str) else None
 
     def act(self, observation: Observation) -> Action:
+        where = f"at the {observation.decision} decision of turn {observation.turn}"
         try:
             action: Action = self.inner.act(observation)
         except Exception as exc:  # the user's policy failed: say how
             raise PolicyError(
-                self.name, f"{self.name!r} failed in act(): {type(exc).__name__}: {exc}"
+                self.name,
+                f"{self.name!r} failed in act() {where}: {type(exc).__name__}: {exc}",
             ) from None
         if action not in observation.legal:
             shown = action.describe() if isinstance(action, Action) else repr(action)
             raise PolicyError(
-                self.name, f"{self.name!r} chose {shown}, which is not one of the "
+                self.name, f"{self.name!r} chose {shown} {where}, which is not one of the "
                 "observation's legal actions",
             )  # fmt: skip
         return action

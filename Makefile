@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck bench lock clean install browser
+.PHONY: demo test lint typecheck bench lock clean install browser pictures
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,12 @@ test: install browser
 	$(BIN)/mypy src tests benchmarks
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 	UNDERCROFT_PURE=1 $(BIN)/python -m pytest -q -n $(TEST_WORKERS)
+
+# The README's screenshots (docs/images), taken by the browser tests; `make test` writes
+# its screenshots into temporary folders and never changes a tracked file.
+pictures: install browser
+	UNDERCROFT_PICTURES=1 $(BIN)/python -m pytest -q -n 0 tests/web/test_browser.py \
+	  -k "play_to_the_end or keep_viewer_shows"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py

@@ -6,6 +6,7 @@ and every message it received), and the replay scrubber moves through the log.""
 from __future__ import annotations
 
 import json
+import os
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,14 @@ from undercroft.keep.scenario import build_world
 from undercroft.web.crawl_games import CrawlGame
 from undercroft.web.keep_map import shown_beings
 
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "images" / "crawl-game.png"
-SCREENSHOT_KEEP = SCREENSHOT.with_name("keep-world.png")
+PICTURES = Path(__file__).resolve().parents[2] / "docs" / "images"
+
+
+def picture(name: str, tmp_path: Path) -> Path:
+    """Where a screenshot goes: the test's own folder, or with ``UNDERCROFT_PICTURES=1``
+    (``make pictures``) the README's pictures in docs/images. ``make test`` never
+    rewrites a tracked file."""
+    return (PICTURES if os.environ.get("UNDERCROFT_PICTURES") == "1" else tmp_path) / name
 
 
 def new_game(base: str, **body: Any) -> dict[str, Any]:
@@ -157,7 +164,9 @@ def server() -> Any:
         yield base, app
 
 
-def test_heroes_play_to_the_end_by_clicks_and_replay_it(chromium: Any, server: Any) -> None:
+def test_heroes_play_to_the_end_by_clicks_and_replay_it(
+    chromium: Any, server: Any, tmp_path: Path
+) -> None:
     base, app = server
     data = new_game(base, adventure="greyhollow-cellars", seed=3, heroes="human", dm="heuristic")
     game: CrawlGame = app.state.games.get(data["id"])
@@ -180,10 +189,9 @@ def test_heroes_play_to_the_end_by_clicks_and_replay_it(chromium: Any, server: A
         if clicks % 10 == 0:
             watched.check_heroes(game)
         if clicks == 6:
-            SCREENSHOT.parent.mkdir(exist_ok=True)
-            page.screenshot(path=str(SCREENSHOT))
+            page.screenshot(path=str(picture("crawl-game.png", tmp_path)))
         if clicks >= 150:
-            page.screenshot(path="/tmp/stuck14.png")
+            page.screenshot(path=str(tmp_path / "stuck.png"))
         assert clicks < 150, (
             f"the game did not end: {obs['turn']} {obs['decision']} {obs['legal'][:4]}"
         )
@@ -270,7 +278,9 @@ def keep_world_page(chromium: Any, base: str, scenario: str) -> tuple[Any, list[
     return page, errors
 
 
-def test_the_keep_viewer_shows_a_trap_firing_and_an_invasion(chromium: Any, server: Any) -> None:
+def test_the_keep_viewer_shows_a_trap_firing_and_an_invasion(
+    chromium: Any, server: Any, tmp_path: Path
+) -> None:
     base, app = server
     page, errors = keep_world_page(chromium, base, "mid")
     # Play, then pause: the clock moves.
@@ -294,8 +304,7 @@ def test_the_keep_viewer_shows_a_trap_firing_and_an_invasion(chromium: Any, serv
     invaders = page.locator('.being.adventurer[data-being^="adv:1-"]')
     assert invaders.count() >= 1  # the group's members drawn, as adventurers
     assert page.locator(".being.side-keep").count() > 0  # and the keep's side apart
-    SCREENSHOT_KEEP.parent.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOT_KEEP))
+    page.screenshot(path=str(picture("keep-world.png", tmp_path)))
     # What an adventurer knows (K-LEARN-07).
     invaders.first.click()
     page.wait_for_selector("#detail .knowledge")

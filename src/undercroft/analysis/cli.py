@@ -123,6 +123,13 @@ def sweep(
     catalogue_file: CatalogueOption = None,
     pack: PackOption = None,
     days: DaysOption = None,
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes",
+            help="Start a sweep of more than 100 points or 100,000 runs in all without asking.",
+        ),
+    ] = False,
 ) -> None:
     """A batch for every combination of the --set values (--set monsters.orc.fighting=2,3,4),
     all from the same seed, and one report plotting each metric against them."""
@@ -144,6 +151,7 @@ def sweep(
         catalogue_file,
         pack,
         days,
+        yes=yes,
     )
 
 

@@ -159,13 +159,24 @@ def backend_for(
 # -- running --------------------------------------------------------------------------------
 
 
-def play_batch(spec: BatchSpec, chosen: backends.Backend, *, created: bool) -> float:
+SWEEP_POINTS = 100
+SWEEP_RUNS = 100_000
+"""Above either, a sweep needs ``--yes`` (docs/analysis.md): a typo in a range should not
+start hours of work without a word."""
+
+
+def play_batch(
+    spec: BatchSpec, chosen: backends.Backend, *, created: bool, quiet: bool = False
+) -> float:
     """Run one batch into its folder with a progress bar and write ``batch.json``;
     returns the seconds taken. Ctrl-C: nothing is kept."""
     if created:
         spec.folder.mkdir()
     try:
-        with checkpoints() as check, progress(spec.runs, "runs", rate="runs") as advance:
+        with (
+            checkpoints() as check,
+            progress(spec.runs, "runs", rate="runs", wanted=not quiet) as advance,
+        ):
             elapsed = run_batch(spec, chosen, advance, check)
     except KeyboardInterrupt:
         _remove(spec.folder, created)
@@ -316,7 +327,7 @@ def batch(
     )
     spec = BatchSpec(ruleset, scenario, runs, seed, folder, command)
     with backend_for(backend, workers, address) as chosen:
-        elapsed = play_batch(spec, chosen, created=created)
+        elapsed = play_batch(spec, chosen, created=created, quiet=quiet)
         name = chosen.name
     estimates = finish_batch(spec, elapsed, name)
     try:
@@ -377,6 +388,8 @@ def sweep(
     catalogue_file: Path | None,
     pack: Path | None,
     days: int | None = None,
+    *,
+    yes: bool = False,
 ) -> None:
     """The grid of batches over the values of ``--set`` keys, and one report."""
     plugin = check_ruleset(ruleset, days)
@@ -386,6 +399,14 @@ def sweep(
         fixed, keys, points = sweep_grid.grid(sets or [], parse)
     except SettingError as exc:
         fail(str(exc))
+    total = len(points) * runs
+    if (len(points) > SWEEP_POINTS or total > SWEEP_RUNS) and not yes:
+        fail(
+            f"this sweep is {len(points):,} points of {runs:,} runs: {total:,} runs in all, "
+            f"over the {SWEEP_POINTS} points or {SWEEP_RUNS:,} runs a sweep starts without "
+            "asking; add --yes to start it, or sweep fewer values."
+        )
+    print(f"sweep: {len(points):,} points of {runs:,} runs, {total:,} runs in all", file=sys.stderr)
     # Every point is checked (each value, and the content it makes) before any run.
     crawl = (party, policy, dm, pack)
     scenarios = [scenario_for(ruleset, target, days, fixed + p.sets, crawl) for p in points]

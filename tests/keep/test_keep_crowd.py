@@ -8,7 +8,7 @@ import pytest
 from keep_kit import adv, creature, invade, invaded, member, merchant, minion, stand
 
 from undercroft.core.grid import Pos
-from undercroft.keep import fighters, movement, stepping
+from undercroft.keep import fighters, movement, stepping, visitors
 from undercroft.keep.actors import Job
 from undercroft.keep.invaders import Adventurer
 from undercroft.keep.world import World
@@ -149,3 +149,13 @@ def test_a_being_joining_a_fight_takes_a_tile_of_its_own_beside_those_standing_t
     assert first.fighting and not second.fighting
     assert first.pos != second.pos and world.bodies.get(first.pos) == first.id
     assert not stepping.room_for(world, first, second.pos)  # nor does it step onto his
+
+
+@pytest.mark.rule("K-CROWD-01", "R-K-MOVE-01")
+def test_a_visitor_coming_in_at_a_portal_an_adventurer_stands_on_appears_beside_it() -> None:
+    world, _ = invaded(CORRIDOR)
+    group = invade(world, member("warrior", 1))
+    warrior = adv(world, group)
+    stand(world, warrior, 3, 0)  # on the portal
+    troll = visitors.arrive(world, "troll", Pos(3, 0), [Pos(3, 1)])
+    assert troll.pos != warrior.pos and troll.pos.manhattan(Pos(3, 0)) == 1

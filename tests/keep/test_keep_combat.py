@@ -325,14 +325,16 @@ def test_one_body_a_tile_extra_attackers_wait_for_a_tile() -> None:
 def test_two_kobolds_can_fight_from_one_tile() -> None:
     world, _, warrior = facing_off()
     stand(world, warrior, 5, 4)
-    a, b, c = (minion(world, 5, 5, job=Job.NONE) for _ in range(3))
+    a = minion(world, 5, 5, job=Job.NONE)
     orc = minion(world, 4, 5, job=Job.NONE, breed="orc")
     fighters.engage(world, a)
+    b = minion(world, 5, 5, job=Job.NONE)  # each comes to the tile as the one before fights
     assert stepping.room_for(world, b, Pos(5, 5))  # a second kobold: yes
     assert not stepping.room_for(world, orc, Pos(5, 5))  # an orc: no
     fighters.engage(world, b)
     assert a.pos == b.pos == Pos(5, 5)
     assert sorted(stepping.occupants(world, Pos(5, 5))) == sorted([a.id, b.id])
+    c = minion(world, 5, 5, job=Job.NONE)
     assert not stepping.room_for(world, c, Pos(5, 5))  # a third: no
     fighters.engage(world, c)
     assert c.pos != Pos(5, 5)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from keep_kit import HALL, creature, fired, make_world, merchant, minion, of, put, wire
+from keep_kit import HALL, creature, fired, keep_time, make_world, merchant, minion, of, put, wire
 
 from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos
 from undercroft.keep import jobs, movement, visitors
-from undercroft.keep.actors import Being, Job
+from undercroft.keep.actors import Being, Creature, Job
 from undercroft.keep.structures import PartState, Trigger
 from undercroft.keep.world import World
 
@@ -83,3 +83,46 @@ def test_visiting_merchants_do_not_set_them_off() -> None:
     world, _, _, log = trap_world()
     walk_across(world, merchant(world, 5, 1))
     assert fired(log) == []
+
+
+@pytest.mark.rule("K-OWN-04")
+def test_a_repeated_script_brings_a_creature_into_your_lair_every_few_days() -> None:
+    """A scenario's reinforcements: a wild troll walks in at the portal and moves into the
+    lair (K-OWN-04) on days 2, 4 and 6 (``every_days = 2`` up to ``until``), never after."""
+    world, log = make_world(
+        HALL,
+        """
+        [[lair]]
+        name = "pit"
+        at = [5, 7]
+
+        [[script]]
+        when = "day 2 12:00"
+        every_days = 2
+        until = "day 6 12:00"
+        do = "visit"
+        breed = "troll"
+        portal = "p"
+        route = [[5, 2]]
+        name = "newcomer"
+
+        [[script]]
+        when = "day 2 12:00"
+        every_days = 2
+        until = "day 6 12:00"
+        do = "settle"
+        creature = "newcomer"
+        lair = "pit"
+        """,
+    )
+    world.run_days(9)
+    settled = [
+        (keep_time(e).day, e.event.fields["creature"])
+        for e in log.entries
+        if e.event.type == "creature.settled"
+    ]
+    assert settled == [(2, "creature:1"), (4, "creature:2"), (6, "creature:3")]
+    trolls = [world.being(f"creature:{n}") for n in (1, 2, 3)]
+    assert all(isinstance(t, Creature) and t.lair == "pit" for t in trolls)
+    assert all(t.present and t.pos == Pos(5, 7) for t in trolls)
+    assert not any(e.event.type == "visitor.left" for e in log.entries)

@@ -33,13 +33,15 @@ from undercroft.keep import (
     forcing,
     goals,
     knowledge,
+    movement,
     perception,
     routes,
     skirmish,
     stepping,
     traps,
 )
-from undercroft.keep.clock import handles
+from undercroft.keep.actors import Being
+from undercroft.keep.clock import TICKS_PER_MINUTE, handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Group
 from undercroft.keep.structures import Trigger
@@ -170,11 +172,13 @@ def _walk(world: World, adv: Adventurer, group: Group) -> None:
         return
     adv.stuck_since = None
     nxt = adv.path[0]
-    if _clear(world, adv, group, nxt):
+    if _clear(world, adv, group, nxt, (mode, tiles)):
         _step_into(world, adv, group, nxt)
 
 
-def _clear(world: World, adv: Adventurer, group: Group, nxt: Pos) -> bool:
+def _clear(
+    world: World, adv: Adventurer, group: Group, nxt: Pos, going: tuple[str, set[Pos]]
+) -> bool:
     """Whether it may step into ``nxt`` now; if not, it waits or the group starts work."""
     job = group.job
     if job is not None and job.tile == nxt:
@@ -198,6 +202,9 @@ def _clear(world: World, adv: Adventurer, group: Group, nxt: Pos) -> bool:
     if who is None:
         return True
     other = world.beings[who]
+    if not isinstance(other, Adventurer):
+        _meet(world, adv, group, other, going)
+        return False
     if isinstance(other, Adventurer) and _may_pass(adv, other, group):
         _pass(world, adv, group, other)
         return False
@@ -210,6 +217,35 @@ def _clear(world: World, adv: Adventurer, group: Group, nxt: Pos) -> bool:
             adv.path_stamp = ()
     stepping.wait_for(world, adv, nxt)
     return False
+
+
+def _meet(
+    world: World, adv: Adventurer, group: Group, other: Being, going: tuple[str, set[Pos]]
+) -> None:
+    """One of your beings stands on the next tile out of a fight (K-CROWD-01, ruling
+    R-K-MOVE-01: one body per tile holds for every being, busy or not). Walking into this
+    adventurer's tile, they pass each other; walking on, the adventurer steps in just after
+    it has gone; standing still or working, the adventurer goes round it if the way round
+    is at most 6 tiles longer, or else waits for the tile, looking again each pace."""
+    nxt = adv.path[0]
+    ahead = movement.next_tile(world, other)
+    if ahead is not None and ahead[0] == adv.pos:
+        movement.pass_by(world, other, adv.pos)
+        _step_into(world, adv, group, nxt)
+        return
+    if ahead is not None:
+        stepping.queue_step(world, adv, ahead[1] * TICKS_PER_MINUTE - world.tick + 1)
+        return
+    mode, tiles = going
+    held = [nxt, *stepping.standing_still(world)]
+    around = routes.way(world, adv, group, tiles, bodies=held)
+    if around is not None and nxt not in around and len(around) <= len(adv.path) + movement.DETOUR:
+        adv.set_path(around)
+        adv.path_stamp = _stamp(world, adv, group, mode, tiles)
+        _next(world, adv, group)
+        return
+    pace = stepping.step_ticks(world, adv, nxt, group.caution > 0)
+    stepping.wait_for(world, adv, nxt, pace)
 
 
 def _blocked_on_the_way(world: World, adv: Adventurer, group: Group, nxt: Pos) -> None:

@@ -159,6 +159,9 @@ def wake(world: World, being: Being, how: str) -> None:
     if being.carried_by is not None:
         _drop_from(world, being)
     being.condition = Condition.UP
+    if not isinstance(being, Adventurer) and world.bodies.get(being.pos) not in (None, being.id):
+        # K-CROWD-01: an adventurer or a fighter stands over it: it gets up beside them.
+        being.pos = stepping.free_tile_near(world, being, being.pos)
     being.wake_at = being.bleeding_until = None
     being.mended_at = world.now  # its wounds mend from now on (ruling R-K-WAKE-01)
     tasks.cancel_for(world, being.id, tasks.BODY_WORK)  # up: nobody carries or heals it

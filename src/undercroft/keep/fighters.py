@@ -142,14 +142,10 @@ def _wary_limit(reach: Reach, stance: Stance) -> int | None:
     return reach.avoid if stance is Stance.AVOID else None
 
 
-def _aloof(
-    foes: list[Being], distances: list[int], limit: int, ordered: frozenset[str]
-) -> bool:
+def _aloof(foes: list[Being], distances: list[int], limit: int, ordered: frozenset[str]) -> bool:
     """A wary stance's enemies all beyond its limit, none it was ordered to attack: it
     carries on (``stances.decide``, R-K-STANCE-02), whatever its reach."""
-    return (
-        bool(distances) and min(distances) > limit and not any(f.id in ordered for f in foes)
-    )
+    return bool(distances) and min(distances) > limit and not any(f.id in ordered for f in foes)
 
 
 def _carries_on(world: World, being: Being, foes: list[Being]) -> bool:
@@ -306,9 +302,13 @@ def _note(world: World, being: Being, decision: Decision) -> None:
 
 
 def _blocked(world: World, being: Being, *keep_free: Pos) -> list[Pos]:
-    return [
+    """The tiles a fighter's way goes round: bodies it has no room beside, and your beings
+    standing out of the fight (K-CROWD-01)."""
+    held = [
         p for p in world.bodies if p not in keep_free and not stepping.room_for(world, being, p)
     ]
+    still = stepping.standing_still(world)
+    return held + [p for p in still if p not in keep_free and p not in world.bodies]
 
 
 NO_WAY_WAITS = 6

@@ -214,6 +214,34 @@ def _make_way(world: World, being: Being, walk: Walk, index: int, before: Pos) -
 _DETOUR = 6
 """A walker goes round someone in its way if that is at most this many tiles longer;
 otherwise it waits for the tile."""
+DETOUR = _DETOUR
+
+
+def next_tile(world: World, being: Being) -> tuple[Pos, int] | None:
+    """Where a planned walk steps next and the minute it does; None if it is not walking
+    or has no step left."""
+    walk = being.walk
+    if walk is None:
+        return None
+    done = max(0, (world.now - walk.start) // walk.pace)
+    if done >= len(walk.path):
+        return None
+    return walk.path[done], walk.start + (done + 1) * walk.pace
+
+
+def pass_by(world: World, being: Being, to: Pos) -> None:
+    """K-CROWD-01 (ruling R-K-MOVE-01): a walker and an adventurer who want each other's
+    tile pass each other: the walker is on ``to`` (its next tile) now and walks on from
+    there, setting off what watches that tile as a step would."""
+    walk = being.walk
+    assert walk is not None
+    done = max(0, (world.now - walk.start) // walk.pace)
+    rest = walk.path[done + 1 :]
+    stop(world, being)
+    being.pos = to
+    begin(world, being, rest)
+    for trigger_id in list(world.trigger_zones().get(to, ())):
+        traps.walker_enters(world, trigger_id, being)
 
 
 @handles("arrive")

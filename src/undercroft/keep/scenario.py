@@ -449,6 +449,8 @@ class _Builder:
 
 _REF_KEYS = ("structure", "target", "timer", "door", "lever", "minion", "creature", "who")
 _PLAIN_KEYS = (
+    "every_days",
+    "until",
     "kind",
     "name",
     "delay",

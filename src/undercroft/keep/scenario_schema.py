@@ -200,10 +200,16 @@ class ScriptSchema(CommandSchema):
     """One scripted command (the keeper's) or happening, at a time of day."""
 
     when: str
+    every_days: Annotated[int, Field(ge=1, le=MAX_DAYS)] | None = None
+    """Done again every this many days from ``when`` (until ``until``, if given)."""
+    until: str | None = None
+    """The last time a repeated item may be done."""
 
-    @field_validator("when")
+    @field_validator("when", "until")
     @classmethod
-    def _time(cls, when: str) -> str:
+    def _time(cls, when: str | None) -> str | None:
+        if when is None:
+            return None
         try:
             parse_when(when)
         except ClockError as exc:

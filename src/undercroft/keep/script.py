@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from undercroft.core.content import ContentError, validate
-from undercroft.core.events import Event
+from undercroft.core.events import MINUTES_PER_DAY, Event
 from undercroft.core.grid import Pos
 from undercroft.keep import commands, doors, invasions, jobs, movement, visitors
 from undercroft.keep.actors import Creature, Job, Stance
-from undercroft.keep.clock import handles
+from undercroft.keep.clock import handles, parse_when
 from undercroft.keep.parties import MemberDraw
 from undercroft.keep.scenario_schema import CommandSchema
 
@@ -131,8 +131,16 @@ def command_from(item: Mapping[str, Any], r: Callable[[str], str]) -> commands.C
 
 @handles("script")
 def on_script(world: World, args: tuple[Any, ...]) -> None:
-    """A scripted item is due (queued by :meth:`World.schedule_script`)."""
-    run_script_item(world, world.script[int(args[0])])
+    """A scripted item is due (queued by :meth:`World.schedule_script`); a repeated one
+    (``every_days``) is queued again for its next time, up to its ``until``."""
+    item = world.script[int(args[0])]
+    run_script_item(world, item)
+    every = item.get("every_days")
+    if every:
+        again = world.now + int(every) * MINUTES_PER_DAY
+        until = item.get("until")
+        if until is None or again <= parse_when(str(until)):
+            world.schedule_script(again, item)
 
 
 def run_script_item(world: World, item: Mapping[str, Any]) -> None:

@@ -67,7 +67,62 @@ def queue_work(world: World, adv: Adventurer, after: int, token: int) -> None:
 
 
 def occupant(world: World, pos: Pos) -> str | None:
-    return world.bodies.get(pos)
+    """Who holds ``pos`` for an adventurer: a body stepping tile by tile, or one of your
+    beings standing there out of a fight (K-CROWD-01)."""
+    return world.bodies.get(pos) or standing(world, pos)
+
+
+_KEEP_IDS = ("minion", "creature", "merchant")
+"""The id prefixes of everyone who is not an adventurer (besides ``master``)."""
+
+
+def _others(world: World) -> list[Being]:
+    """Everyone who is not an adventurer (your Master, minions and creatures, visitors):
+    few, listed again only when one comes (their ids are never reused, and adventurers,
+    the many, are left out)."""
+    key = (*(world.counters.get(k, 0) for k in _KEEP_IDS), "master" in world.beings)
+    cache = world.cached("others", key)
+    found: list[Being] | None = cache.get("list")
+    if found is None:
+        found = [b for b in world.beings.values() if not isinstance(b, Adventurer)]
+        cache["list"] = found
+    return found
+
+
+def _stands(being: Being) -> bool:
+    return (
+        being.present
+        and not being.fighting
+        and being.condition is Condition.UP
+        and being.carried_by is None
+    )
+
+
+def standing(world: World, pos: Pos, but: str | None = None) -> str | None:
+    """K-CROWD-01 (ruling R-K-MOVE-01): one of your beings (or a visitor) up on ``pos`` out
+    of a fight: standing still, working, or walking through it this minute (the least id if
+    several: your own beings may share a tile out of a fight); never ``but``."""
+    here = standing_on(world, pos, but)
+    return here[0] if here else None
+
+
+def standing_on(world: World, pos: Pos, but: str | None = None) -> list[str]:
+    """All of those (see :func:`standing`) on ``pos``, by id."""
+    return sorted(
+        b.id for b in _others(world) if b.id != but and _stands(b) and b.pos_at(world.now) == pos
+    )
+
+
+def standing_still(world: World) -> list[Pos]:
+    """The tiles of your beings (and visitors) up out of a fight and not walking: those
+    one goes round rather than waits for (K-CROWD-01), in a fixed order."""
+    return sorted({b.pos for b in _others(world) if _stands(b) and b.walk is None})
+
+
+def tile_by_tile(being: Being) -> bool:
+    """An adventurer or a fighter: it keeps one body per tile against everyone (K-CROWD-01);
+    your beings out of a fight keep off only those (and may pass each other)."""
+    return isinstance(being, Adventurer) or being.fighting
 
 
 def place(world: World, adv: Adventurer, pos: Pos) -> None:
@@ -122,13 +177,13 @@ def follow(world: World, adv: Adventurer, ahead: Adventurer) -> bool:
     return True
 
 
-def wait_for(world: World, adv: Adventurer, pos: Pos) -> None:
+def wait_for(world: World, adv: Adventurer, pos: Pos, look_again: int = LOOK_AGAIN) -> None:
     """Wait until ``pos`` is free (woken then), looking again after a while anyway."""
     waiting = world.invasion.waiting.setdefault(_key(pos), [])
     if adv.id not in waiting:
         waiting.append(adv.id)
     adv.waiting_on = pos
-    queue_step(world, adv, LOOK_AGAIN)
+    queue_step(world, adv, look_again)
 
 
 def wake(world: World, pos: Pos) -> None:
@@ -163,13 +218,16 @@ def _sharer(world: World, being_id: str) -> bool:
 
 
 def room_for(world: World, being: Being, pos: Pos) -> bool:
-    """K-CROWD-01/02: one body per tile in a fight, except two kobolds."""
-    first = world.bodies.get(pos)
-    if first is None or first == being.id:
+    """K-CROWD-01/02: one body per tile in a fight, except two kobolds; for an adventurer
+    or a fighter, one of your beings standing there out of a fight is a body too."""
+    held = occupants(world, pos)
+    if being.id in held:
         return True
-    if pos in world.shared or world.shared.get(pos) == being.id:
-        return world.shared.get(pos) == being.id
-    return _sharer(world, first) and _sharer(world, being.id)
+    if tile_by_tile(being):
+        held += standing_on(world, pos, being.id)
+    if not held:
+        return True
+    return len(held) == 1 and _sharer(world, held[0]) and _sharer(world, being.id)
 
 
 def occupy(world: World, being: Being, pos: Pos) -> None:

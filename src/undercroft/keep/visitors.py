@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
-from undercroft.keep import movement, tasks
+from undercroft.keep import movement, stepping, tasks
 from undercroft.keep.actors import Being, Creature, Merchant
 
 if TYPE_CHECKING:
@@ -42,6 +42,9 @@ def arrive(world: World, breed: str, portal: Pos, route: list[Pos]) -> Being:
     visitor.equip(kind)
     visitor.route = list(route)
     visitor.portal = portal
+    if portal in world.bodies:
+        # K-CROWD-01: an adventurer (or a fighter) stands on the portal: it comes in beside.
+        visitor.pos = stepping.free_tile_near(world, visitor, portal)
     world.beings[visitor.id] = visitor
     world.emit(
         Event(
@@ -53,7 +56,7 @@ def arrive(world: World, breed: str, portal: Pos, route: list[Pos]) -> Being:
                 "breed": breed,
                 "side": visitor.side().value,
                 "attributes": visitor.attributes.to_json(),
-                "at": [portal.x, portal.y],
+                "at": [visitor.pos.x, visitor.pos.y],
             },
         )
     )

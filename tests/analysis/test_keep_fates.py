@@ -86,11 +86,24 @@ def test_deaths_captures_and_escapes_add_up_across_tables_and_summaries() -> Non
 
 @pytest.mark.rule("K-KO-02", "K-AFTER-02")
 def test_a_captive_who_bleeds_to_death_is_counted_once_as_dead() -> None:
-    """A tutorial run in which captives later died (bled to death or were killed in their
-    cell): 9 came, 2 captures were made, and all 9 are dead at the end, none held."""
-    rows, summary, both = played("tutorial", 4, 1)
-    check(rows, summary, both)
-    assert summary["captured"] == 2 and summary["dead"] == 9  # captures made, deaths
-    run = rows["runs"][0]
-    assert (run["adventurers"], run["adventurers_dead"], run["adventurers_captured"]) == (9, 9, 0)
-    assert fates_text(both.account.fates.totals()) == "9 died, 0 held captive, 0 escaped"
+    """Runs in which a captive later died (bled to death or was killed in its cell): more
+    captures were made than captives are held at the end, and each such adventurer is
+    counted once, as dead, in every table and in the demo's words. The first tutorial
+    seeds with such a run are found, not named, so a change of content keeps the test."""
+    found = 0
+    for seed in range(1, 40):
+        rows, summary, both = played("tutorial", 4, seed)
+        run = rows["runs"][0]
+        if summary["captured"] <= run["adventurers_captured"]:
+            continue
+        found += 1
+        check(rows, summary, both)
+        fates = both.account.fates.totals()
+        assert fates_text(fates) == (
+            f"{run['adventurers_dead']} died, {run['adventurers_captured']} held captive, "
+            f"{run['adventurers_escaped']} escaped"
+        )
+        assert sum(fates.values()) == run["adventurers"]
+        if found == 2:
+            break
+    assert found, "no tutorial run in 40 seeds had a captive who died: pick other runs"

@@ -80,9 +80,12 @@ def test_the_view_shows_adventurers_their_wounds_and_state_during_an_invasion() 
     client = make_client()
     url, auth = new_world(client, "mid", 1)
     client.post(f"{url}/advance", headers=auth, json={"next": "invasion"})
-    view = client.post(f"{url}/advance", headers=auth, json={"next": "wound"}).json()
+    for _ in range(20):  # wounds until one is an adventurer's (a defender may bleed first)
+        view = client.post(f"{url}/advance", headers=auth, json={"next": "wound"}).json()
+        adventurers = {b["id"]: b for b in view["beings"] if b["kind"] == "adventurer"}
+        if any(a["wounds"] > 0 for a in adventurers.values()):
+            break
     world = watch_of(client, url).world
-    adventurers = {b["id"]: b for b in view["beings"] if b["kind"] == "adventurer"}
     on_map = [
         b
         for b in world.beings.values()

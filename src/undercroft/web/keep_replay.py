@@ -185,6 +185,15 @@ class Picture:
                 self.beings[str(m["id"])] = self._being(a, f.get("portal"), "enemy")
                 self.beings[str(m["id"])]["group"] = f.get("number")
                 self.changed.add(str(m["id"]))
+        elif kind == "visitor.arrived":
+            # A merchant or a wild creature coming by (K-OWN-04: one may settle in a lair).
+            a = {"id": f["visitor"], "kind": f.get("kind"), "breed": f.get("breed")}
+            side = "wild" if f.get("side") == "wild" else KINDS.get(str(f.get("kind")), "visitor")
+            self.beings[str(f["visitor"])] = self._being(a, f.get("at"), side)
+            self.changed.add(str(f["visitor"]))
+        elif kind == "creature.settled" and str(f.get("creature")) in self.beings:
+            self.beings[str(f["creature"])]["side"] = "keep"  # K-OWN-04: it joins you
+            self.changed.add(str(f["creature"]))
         elif kind == "creatures.summoned":
             for cid in f.get("creatures", []):
                 a = {"id": cid, "kind": "creature", "breed": f.get("breed")}

@@ -14,7 +14,9 @@ The issue asks for 200 seeded worlds of each default scenario. A 60-day world ta
 0.3 s (tutorial), 2 s (mid) and 0.5 s (late) in pure Python on one core, so 600 of them are
 too slow for the suite (which runs twice, compiled and pure). By default the suite runs
 :data:`SEEDS` seeds of each scenario (about 25 s a pass in pure Python on an idle core),
-split into chunks that run in parallel; ``UNDERCROFT_LONG=1`` runs all :data:`LONG_SEEDS`.
+split into chunks that run in parallel; ``UNDERCROFT_LONG=1`` runs all :data:`LONG_SEEDS`
+(2026-12-06, compiled build, 2 workers on the 2-core machine: all 600 worlds passed in
+299 s).
 """
 
 from __future__ import annotations

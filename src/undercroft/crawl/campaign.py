@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
+from undercroft.core.content import ContentError
 from undercroft.core.dice import derive_seed
 from undercroft.core.files import PathError, check_input, data_folder
 from undercroft.crawl.content import Pack, default_pack, load_pack
@@ -63,6 +64,8 @@ CREATE TABLE IF NOT EXISTS adventure (
 # Hero status: 'party' (a player's hero), 'reserve' (unused), 'dead' (lost for good),
 # 'fallen' (dead, corpse brought out: may be revived, C-DEATH-03).
 PARTY, RESERVE, DEAD, FALLEN = "party", "reserve", "dead", "fallen"
+HERO_STATES = (PARTY, RESERVE, DEAD, FALLEN)
+CAMPAIGN_STATES = ("active", "won", "lost")
 
 
 class CampaignError(ValueError):
@@ -220,28 +223,78 @@ def status(db: Path, name: str) -> Status:
 
 
 def _status(conn: sqlite3.Connection, db: Path, name: str) -> Status:
+    """The campaign as its rows say, every value checked: a damaged row (edited by hand,
+    written by something else) is a :class:`CampaignError` naming the table, the row and
+    the column, never a traceback or a status shown as valid."""
     row = conn.execute(
-        "SELECT pack, players, next_index, status FROM campaign WHERE name = ?", (name,)
+        "SELECT rowid, pack, players, next_index, status FROM campaign WHERE name = ?", (name,)
     ).fetchone()
     if row is None:
         raise CampaignError(f"no campaign named {name!r} in {db}")
-    pack, players, next_index, state = row
-    heroes = tuple(
-        HeroRecord(h, s, tuple(json.loads(i)))
-        for h, s, i in conn.execute(
-            "SELECT hero, status, items FROM hero WHERE campaign = ? ORDER BY rowid", (name,)
-        )
-    )
-    played = tuple(
-        {"adventure": a, "seed": int(s), "party": json.loads(p), **json.loads(m)}
-        for a, s, p, m in conn.execute(
-            "SELECT adventure, seed, party, summary FROM adventure WHERE campaign = ? ORDER BY idx",
-            (name,),
-        )
-    )
-    order = _pack(pack).campaign_order()
+    rowid, pack_name, players, next_index, state = row
+
+    def bad(table: str, at: object, column: str, why: str) -> CampaignError:
+        return CampaignError(f"{db}: table {table}, row {at}, column {column}: {why}")
+
+    if state not in CAMPAIGN_STATES:
+        raise bad("campaign", rowid, "status", f"{state!r} is not one of {CAMPAIGN_STATES}")
+    if not isinstance(players, int) or not 3 <= players <= 5:
+        raise bad("campaign", rowid, "players", f"{players!r} is not 3 to 5 (C-SETUP-03)")
+    try:
+        chosen = _pack(pack_name)
+    except (ContentError, OSError, ValueError) as exc:
+        raise bad("campaign", rowid, "pack", f"{pack_name!r} cannot be loaded: {exc}") from None
+    order = chosen.campaign_order()
+    if not isinstance(next_index, int) or not 0 <= next_index <= len(order):
+        raise bad("campaign", rowid, "next_index", f"{next_index!r} is not 0 to {len(order)}")
+    heroes = []
+    for hid, hero, hero_state, items in conn.execute(
+        "SELECT rowid, hero, status, items FROM hero WHERE campaign = ? ORDER BY rowid", (name,)
+    ):
+        if hero not in chosen.heroes:
+            raise bad("hero", hid, "hero", f"{hero!r} is no hero of the pack")
+        if hero_state not in HERO_STATES:
+            raise bad("hero", hid, "status", f"{hero_state!r} is not one of {HERO_STATES}")
+        held = _json_list(items)
+        if held is None:
+            raise bad("hero", hid, "items", "not a JSON list of item ids")
+        unknown = [i for i in held if i not in chosen.items]
+        if unknown:
+            raise bad("hero", hid, "items", f"{unknown[0]!r} is no item of the pack")
+        heroes.append(HeroRecord(hero, hero_state, tuple(held)))
+    played = []
+    for aid, adventure, seed, party, summary in conn.execute(
+        "SELECT rowid, adventure, seed, party, summary FROM adventure WHERE campaign = ? "
+        "ORDER BY idx",
+        (name,),
+    ):
+        if adventure not in chosen.adventures:
+            raise bad("adventure", aid, "adventure", f"{adventure!r} is no adventure of the pack")
+        if not str(seed).isdigit() or int(seed) > 2**64 - 1:
+            raise bad("adventure", aid, "seed", f"{seed!r} is not a seed (0 to 2^64 - 1)")
+        members = _json_list(party)
+        if members is None:
+            raise bad("adventure", aid, "party", "not a JSON list of hero ids")
+        try:
+            results = json.loads(summary)
+        except (ValueError, RecursionError, TypeError):
+            raise bad("adventure", aid, "summary", "not a JSON object") from None
+        if not isinstance(results, dict):
+            raise bad("adventure", aid, "summary", "not a JSON object")
+        played.append({"adventure": adventure, "seed": int(seed), "party": members, **results})
     upcoming = order[next_index] if state == "active" and next_index < len(order) else None
-    return Status(name, pack, players, state, upcoming, heroes, played)
+    return Status(name, pack_name, players, state, upcoming, tuple(heroes), tuple(played))
+
+
+def _json_list(text: object) -> list[str] | None:
+    """A column holding a JSON list of ids (items, a party), or ``None``."""
+    try:
+        value = json.loads(text) if isinstance(text, str | bytes) else None
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return None
+    return value
 
 
 def play(

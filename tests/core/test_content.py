@@ -14,6 +14,7 @@ from undercroft.core.content import (
     key_lines,
     load,
     load_map,
+    read_text,
 )
 from undercroft.core.grid import Pos
 
@@ -147,3 +148,12 @@ def test_the_shipped_demo_map_is_valid() -> None:
     root = Path(__file__).resolve().parents[2] / "src" / "undercroft" / "core" / "data"
     for path in root.glob("*.toml"):
         check_file(path)
+
+
+def test_a_content_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> None:
+    """Some Windows editors start UTF-8 files with a BOM; TOML has none: it is skipped."""
+    plain = tmp_path / "plain.toml"
+    plain.write_text('kind = "map"\n', encoding="utf-8")
+    marked = tmp_path / "marked.toml"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    assert read_text(marked) == read_text(plain)

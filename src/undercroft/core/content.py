@@ -247,7 +247,8 @@ def read_text(path: Path) -> str:
     that are not UTF-8, are a :class:`ContentError` naming the file."""
     try:
         check_input(path)
-        return path.read_text(encoding="utf-8")
+        # A byte-order mark (some Windows editors write one) is not part of the TOML.
+        return path.read_text(encoding="utf-8").removeprefix("\ufeff")
     except PathError as exc:
         raise ContentError([ContentProblem(str(path), 0, "", exc.reason)]) from None
     except OSError as exc:

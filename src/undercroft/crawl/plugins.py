@@ -120,6 +120,14 @@ def resolve_policy(name: str) -> str:
         raise PolicyError(
             name, f"{name!r}: write MODULE:FACTORY, both parts (for example mypolicies:make)"
         )
+    if module_name.endswith(".py") or "/" in module_name or os.sep in module_name:
+        stem = os.path.splitext(os.path.basename(module_name))[0]
+        folder = os.path.dirname(module_name) or "."
+        raise PolicyError(
+            name,
+            f"{name!r}: MODULE is a module's name, not a file: write {stem}:{attribute} and "
+            f"run from {folder} (the folder holding it), or put that folder on PYTHONPATH",
+        )
     try:
         module = _import(module_name)
     except ModuleNotFoundError as exc:

@@ -44,7 +44,9 @@ class ContentProblem:
     allowed: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        text = f"{self.file}:{self.line}: {self.key or '(file)'}: {self.message}"
+        # Line 0 is the whole file (or folder): no line number; no key: the file as such.
+        where = f"{self.file}:{self.line}:" if self.line > 0 else f"{self.file}:"
+        text = f"{where} {self.key}: {self.message}" if self.key else f"{where} {self.message}"
         if self.allowed:
             text += f" (allowed: {', '.join(self.allowed)})"
         return text

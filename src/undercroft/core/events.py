@@ -40,7 +40,8 @@ class LogFormatError(ValueError):
     def __init__(self, path: str, line: int, message: str) -> None:
         self.path = path
         self.line = line
-        super().__init__(f"{path}:{line}: {message}")
+        # Line 0: the whole file (not UTF-8, not a file at all), so no line is named.
+        super().__init__(f"{path}:{line}: {message}" if line > 0 else f"{path}: {message}")
 
 
 @dataclass(frozen=True, slots=True)

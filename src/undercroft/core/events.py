@@ -435,6 +435,10 @@ def log_from_text(text: str, name: str = "<log>") -> EventLog:
     except (ValueError, KeyError, TypeError) as exc:
         raise LogFormatError(name, 1, str(exc)) from exc
     for number, data in enumerate(parsed[1:], start=2):
+        if data.get("type") == "header":
+            raise LogFormatError(
+                name, number, "a second header: a log has one, on line 1 (two logs joined?)"
+            )
         if data.get("type") == "summary":
             if number != len(parsed):
                 raise LogFormatError(name, number, "the summary must be the last line")

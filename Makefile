@@ -7,12 +7,14 @@ STAMP  := $(VENV)/.installed-dev
 .PHONY: demo test lint typecheck bench lock clean install browser pictures
 
 $(BIN)/python:
+	@echo "setup: making the virtual environment in $(VENV) (once)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
 
 # Install the pinned dependencies (requirements-dev.lock), then the project itself
 # without re-resolving, so every machine gets exactly the locked versions.
 $(STAMP): $(BIN)/python requirements-dev.lock pyproject.toml
+	@echo "setup: installing the pinned dependencies of requirements-dev.lock (a few minutes, once)"
 	$(BIN)/python -m pip install --quiet -r requirements-dev.lock
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
@@ -23,6 +25,7 @@ NATIVE := build/native/SOURCES.sha256
 NATIVE_SOURCES := $(shell $(PYTHON) -c "import re,sys; t=open('src/undercroft/native.py').read(); print(' '.join('src/undercroft/'+m for m in re.findall(r'\"((?:core|crawl|keep|agents)/\w+\.py)\"', t)))")
 
 $(NATIVE): $(STAMP) src/undercroft/native.py src/undercroft/native_setup.py $(NATIVE_SOURCES)
+	@echo "setup: compiling the engines' hot modules with mypyc into build/native (a few minutes on 2 cores; again only when they change)"
 	$(BIN)/python -m undercroft.native build || echo "(compiled build failed: undercroft runs as pure Python)"
 
 install: $(STAMP) $(NATIVE)

@@ -10,11 +10,23 @@ from test_keep_fallen import knock_out
 
 from undercroft.keep import fallen, goals, invasions
 from undercroft.keep.actors import Condition, Job, Minion
+from undercroft.keep.invaders import Adventurer
+from undercroft.keep.invasion_state import Group
 from undercroft.keep.scenario import build_world
 from undercroft.keep.tasks import TaskKind
 from undercroft.keep.world import World
 
 CELL = '[[cell]]\nat = [9, 8]\nname = "cell"\n'
+
+
+def _rogue_knocked_out() -> tuple[World, Group, Adventurer]:
+    """A calm hall with a cell: a rogue of an invasion knocked out at (2, 7)."""
+    world, _ = invaded(calm(HALL), CELL + CALM)
+    group = invade(world, member("rogue", 2))
+    rogue = adv(world, group)
+    stand(world, rogue, 2, 7)
+    knock_out(world, rogue)
+    return world, group, rogue
 
 
 def _carrier_on_its_way(world: World) -> tuple[Minion, str]:
@@ -28,11 +40,7 @@ def _carrier_on_its_way(world: World) -> tuple[Minion, str]:
 
 @pytest.mark.rule("R-K-JOB-01", "R-K-WAKE-02")
 def test_a_carry_ends_when_the_adventurer_wakes_and_walks_out() -> None:
-    world, _ = invaded(calm(HALL), CELL + CALM)
-    group = invade(world, member("rogue", 2))
-    rogue = adv(world, group)
-    stand(world, rogue, 2, 7)
-    knock_out(world, rogue)
+    world, group, rogue = _rogue_knocked_out()
     carrier, target = _carrier_on_its_way(world)
     assert target == rogue.id
     fallen.wake(world, rogue, "by_itself")
@@ -46,11 +54,7 @@ def test_a_carry_ends_when_the_adventurer_wakes_and_walks_out() -> None:
 
 @pytest.mark.rule("R-K-JOB-01", "R-K-WAKE-02")
 def test_a_task_about_an_adventurer_who_left_ends_when_it_leaves() -> None:
-    world, _ = invaded(calm(HALL), CELL + CALM)
-    group = invade(world, member("rogue", 2))
-    rogue = adv(world, group)
-    stand(world, rogue, 2, 7)
-    knock_out(world, rogue)
+    world, group, rogue = _rogue_knocked_out()
     carrier, _ = _carrier_on_its_way(world)
     goals.leave(world, rogue, group)  # (a rescue: gone from under the carrier's nose)
     assert not world.tasks and carrier.task is None

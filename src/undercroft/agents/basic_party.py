@@ -244,11 +244,14 @@ class HeroParty:
         choice = self.hero_move(obs, hero, heroes, leaving or (dying and bool(obs.exits)))
         if choice is not None:
             return choice
-        # One EndMovement a hero a game (a frozen dataclass is slow to make).
+        return self.end_movement(hero.id)
+
+    def end_movement(self, hero_id: str) -> EndMovement:
+        """One EndMovement a hero a game (a frozen dataclass is slow to make)."""
         ends: dict[str, EndMovement] = self.notes.setdefault("ends", {})
-        end = ends.get(hero.id)
+        end = ends.get(hero_id)
         if end is None:
-            end = ends[hero.id] = EndMovement(hero.id)
+            end = ends[hero_id] = EndMovement(hero_id)
         return end
 
     def hero_move(

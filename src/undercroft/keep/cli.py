@@ -366,18 +366,20 @@ def _print_invasions(world: World, account: InvasionAccount | None, inspect: lis
             table.add_row(*(str(v) for v in row.values()))
         out.print(table)
     for adv_id in inspect:
-        found = world.beings.get(adv_id) or world.departed.get(adv_id)
-        assert isinstance(found, Adventurer)  # _not_came checked it before the files
+        found = _adventurer(world, adv_id)
+        assert found is not None  # _not_came checked it before the files
         _print_view(learning.view(world, found))
+
+
+def _adventurer(world: World, adv_id: str) -> Adventurer | None:
+    """The adventurer ``adv_id`` of this run, on the map or gone, if one came."""
+    found = world.beings.get(adv_id) or world.departed.get(adv_id)
+    return found if isinstance(found, Adventurer) else None
 
 
 def _not_came(world: World, inspect: list[str]) -> str | None:
     """The first ``--inspect`` id no adventurer of this run had, if any."""
-    for adv_id in inspect:
-        found = world.beings.get(adv_id) or world.departed.get(adv_id)
-        if not isinstance(found, Adventurer):
-            return adv_id
-    return None
+    return next((a for a in inspect if _adventurer(world, a) is None), None)
 
 
 def _print_view(view: dict[str, Any]) -> None:

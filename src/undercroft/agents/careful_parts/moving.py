@@ -14,7 +14,6 @@ from undercroft.crawl.actions import (
     DONE,
     Action,
     Cast,
-    EndMovement,
     Explore,
     Move,
     OpenDoor,
@@ -47,11 +46,7 @@ class Moving(CarefulBase):
         choice = self.careful_move(obs, hero, heroes, self.leader(obs))
         if choice is not None:
             return choice
-        ends: dict[str, EndMovement] = self.notes.setdefault("ends", {})
-        end = ends.get(hero.id)
-        if end is None:
-            end = ends[hero.id] = EndMovement(hero.id)
-        return end
+        return self.end_movement(hero.id)
 
     def careful_move(
         self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...], lead: HeroSeen | None

@@ -6,7 +6,9 @@
 * :func:`interrupted` and :func:`interruptible` - Ctrl-C: say so, leave no half-written
   file, exit 130.
 * :func:`check_paths` - the files a command reads and writes, checked before it starts
-  (:mod:`undercroft.core.files`); :func:`writing` - exit 2 if writing one fails anyway.
+  (:mod:`undercroft.core.files`); :func:`writing` - exit 2 if writing one fails anyway
+  (a full disk: "no space left"); :func:`writing_folder` - the same for a folder of
+  results, which appears only when complete.
 * :func:`progress` - a progress bar for long runs, on stderr and only on a terminal, so
   an account piped from stdout stays clean.
 * :func:`checkpoints` - Ctrl-C during a long loop stops it at the next step boundary.
@@ -40,7 +42,14 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from undercroft.core.files import Named, PathError, check_input, check_outputs
+from undercroft.core.files import (
+    Named,
+    PathError,
+    atomic_folder,
+    check_input,
+    check_outputs,
+    write_failure,
+)
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -72,6 +81,7 @@ class Output(Console):
     @size.setter
     def size(self, new_size: tuple[int, int]) -> None:
         Console.size.fset(self, new_size)  # type: ignore[attr-defined]
+
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -132,7 +142,22 @@ def writing(option: str, path: Path, write: Callable[[], R]) -> R:
     except PathError as exc:
         fail(f"{option} {path}: {exc.reason}.")
     except OSError as exc:
-        fail(f"{option} {path}: cannot write: {exc.strerror or exc}.")
+        fail(f"{option} {path}: {write_failure(exc)}.")
+
+
+@contextmanager
+def writing_folder(option: str, path: Path) -> Iterator[Path]:
+    """A hidden folder beside ``path`` to write a folder of results into; it becomes
+    ``path`` when the block ends (:func:`undercroft.core.files.atomic_folder`). If writing
+    fails (a full disk) it is removed and the command exits 2 naming ``option`` and
+    ``path``; on any other failure or Ctrl-C it is removed too, and nothing is left."""
+    try:
+        with atomic_folder(path) as tmp:
+            yield tmp
+    except PathError as exc:
+        fail(f"{option} {path}: {exc.reason}; nothing was written.")
+    except OSError as exc:
+        fail(f"{option} {path}: {write_failure(exc)}; nothing was written.")
 
 
 class RateColumn(ProgressColumn):

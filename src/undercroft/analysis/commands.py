@@ -9,18 +9,20 @@ small while they run (a batch's peak memory is the batch and its workers togethe
 Everything a command needs is checked before the first run (the ruleset and target, the
 party, the policies, every ``--set``, the backend, the output folder, the catalogue), so a
 mistake exits 2 at once with a message naming the option, and a long batch is never
-wasted on an output it cannot write. Ctrl-C stops a batch at the next chunk: its partial
-files are removed and nothing is registered (exit 130).
+wasted on an output it cannot write. A folder of results (a batch's, a sweep's, a
+comparison's) is written as a hidden sibling and renamed into place only when complete
+(:func:`undercroft.clikit.writing_folder`): Ctrl-C, a failed run or a full disk removes it,
+leaves nothing behind and registers nothing (exit 130, or 2 naming the folder).
 """
 
 from __future__ import annotations
 
 import csv as csv_module
+import dataclasses
 import datetime
 import math
 import os
 import shlex
-import shutil
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -42,8 +44,8 @@ from undercroft.analysis.rulesets import ruleset_named
 from undercroft.analysis.store import views
 from undercroft.analysis.targets import check_ruleset, scenario_for, scenario_words
 from undercroft.analysis.worker import RunFailedError, run_seed
-from undercroft.clikit import checkpoints, fail, interrupted, progress, warn
-from undercroft.core.files import PathError, data_folder, make_folder, same_file
+from undercroft.clikit import checkpoints, fail, interrupted, progress, warn, writing_folder
+from undercroft.core.files import PathError, data_folder, make_folder, same_file, write_failure
 from undercroft.core.settings import SettingError
 from undercroft.crawl import settings as crawl_settings
 from undercroft.keep import settings as keep_settings
@@ -80,9 +82,9 @@ def _catalogue(option: Path | None) -> Path:
         fail(str(exc))
 
 
-def new_folder(out_dir: Path | None, name: str) -> tuple[Path, bool]:
+def new_folder(out_dir: Path | None, name: str) -> tuple[Path, str]:
     """The results folder: ``--out`` (new, or an empty folder), else a new folder under the
-    data folder's ``batches``. Returns it and whether this command creates it."""
+    data folder's ``batches``. Returns it and how a message names it."""
     if out_dir is None:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         try:
@@ -94,6 +96,7 @@ def new_folder(out_dir: Path | None, name: str) -> tuple[Path, bool]:
         while out_dir.exists():
             n += 1
             out_dir = base / f"{stamp}-{name}-{n}"
+        return out_dir, "the results folder"
     if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
         fail(f"--out {out_dir}: is not a folder; name a new folder for the results.")
     if out_dir.is_dir():
@@ -104,13 +107,13 @@ def new_folder(out_dir: Path | None, name: str) -> tuple[Path, bool]:
             )
         if not os.access(out_dir, os.W_OK | os.X_OK):
             fail(f"--out {out_dir}: the folder cannot be written.")
-        return out_dir, False
+        return out_dir, "--out"
     parent = out_dir.parent
     if not parent.is_dir():
         fail(f"--out {out_dir}: the folder {parent} does not exist.")
     if not os.access(parent, os.W_OK | os.X_OK):
         fail(f"--out {out_dir}: the folder {parent} cannot be written.")
-    return out_dir, True
+    return out_dir, "--out"
 
 
 def check_catalogue(path: Path) -> None:
@@ -165,13 +168,11 @@ SWEEP_RUNS = 100_000
 start hours of work without a word."""
 
 
-def play_batch(
-    spec: BatchSpec, chosen: backends.Backend, *, created: bool, quiet: bool = False
-) -> float:
-    """Run one batch into its folder with a progress bar and write ``batch.json``;
-    returns the seconds taken. Ctrl-C: nothing is kept."""
-    if created:
-        spec.folder.mkdir()
+def play_batch(spec: BatchSpec, chosen: backends.Backend, *, quiet: bool = False) -> float:
+    """Run one batch into its folder (made if missing; inside a folder of
+    :func:`writing_folder`, which removes everything if this fails) with a progress bar and
+    write ``batch.json``; returns the seconds taken. Ctrl-C: nothing is kept."""
+    spec.folder.mkdir(exist_ok=True)
     try:
         with (
             checkpoints() as check,
@@ -179,10 +180,8 @@ def play_batch(
         ):
             elapsed = run_batch(spec, chosen, advance, check)
     except KeyboardInterrupt:
-        _remove(spec.folder, created)
         interrupted("the batch stopped; its partial results were removed and nothing registered")
     except RunFailedError as exc:
-        _remove(spec.folder, created)
         fail(
             f"{exc}. The batch stopped; its partial results were removed and nothing "
             "registered. Replay that run alone with `undercroft run` and --seed "
@@ -213,13 +212,6 @@ def finish_batch(
     }
     report.write(spec.folder, plugin, spec.scenario, meta, estimates, distributions=DISTRIBUTIONS)
     return estimates
-
-
-def _remove(folder: Path, created: bool) -> None:
-    for leftover in folder.glob("*.partial"):
-        leftover.unlink(missing_ok=True)
-    if created and folder.is_dir() and not any(folder.iterdir()):
-        folder.rmdir()
 
 
 def print_summary(
@@ -315,7 +307,7 @@ def batch(
     scenario = scenario_for(ruleset, target, days, sets, (party, policy, dm, pack))
     where = _catalogue(catalogue_file)
     check_catalogue(where)
-    folder, created = new_folder(out_dir, f"{ruleset}-{scenario.adventure}")
+    folder, named = new_folder(out_dir, f"{ruleset}-{scenario.adventure}")
     command = command_line(
         [
             ("--runs", runs),
@@ -325,11 +317,15 @@ def batch(
         ],
         f"undercroft batch {ruleset} {shlex.quote(target)}",
     )
-    spec = BatchSpec(ruleset, scenario, runs, seed, folder, command)
-    with backend_for(backend, workers, address) as chosen:
-        elapsed = play_batch(spec, chosen, created=created, quiet=quiet)
-        name = chosen.name
-    estimates = finish_batch(spec, elapsed, name)
+    # The batch grows in a hidden sibling of its folder, renamed into place when its
+    # tables, batch.json and report are all written (a full disk leaves nothing: exit 2).
+    with writing_folder(named, folder) as building:
+        spec = BatchSpec(ruleset, scenario, runs, seed, building, command)
+        with backend_for(backend, workers, address) as chosen:
+            elapsed = play_batch(spec, chosen, quiet=quiet)
+            name = chosen.name
+        estimates = finish_batch(spec, elapsed, name)
+    spec = dataclasses.replace(spec, folder=folder)
     try:
         ident = register_batch(where, spec, estimates)
     except catalogue.CatalogueError as exc:
@@ -416,9 +412,7 @@ def sweep(
              "differ only in it play the same games.")  # fmt: skip
     where = _catalogue(catalogue_file)
     check_catalogue(where)
-    folder, created = new_folder(out_dir, f"sweep-{scenarios[0].adventure}")
-    if created:
-        folder.mkdir()
+    folder, named = new_folder(out_dir, f"sweep-{scenarios[0].adventure}")
     command = command_line(
         [
             ("--runs", runs),
@@ -428,40 +422,37 @@ def sweep(
         ],
         f"undercroft sweep {ruleset} {shlex.quote(target)}",
     )
-    specs = [
-        BatchSpec(ruleset, sc, runs, seed, folder / p.name, f"{command}  # {p.label(keys)}")
-        for p, sc in zip(points, scenarios, strict=True)
-    ]
-    times = []
-    try:
+    # The whole sweep grows in a hidden sibling of its folder and is renamed into place
+    # when every point and the report are written: Ctrl-C, a run that failed or a full
+    # disk removes the points already played too, and nothing is registered.
+    with writing_folder(named, folder) as building:
+        specs = [
+            BatchSpec(ruleset, sc, runs, seed, building / p.name, f"{command}  # {p.label(keys)}")
+            for p, sc in zip(points, scenarios, strict=True)
+        ]
+        times = []
         with backend_for(backend, workers, address) as chosen:
             for p, spec in zip(points, specs, strict=True):
                 out.print(f"{p.name}: {p.label(keys)}", markup=False)
-                times.append(play_batch(spec, chosen, created=True))
+                times.append(play_batch(spec, chosen))
             name = chosen.name
-    except BaseException:
-        # Stopped (Ctrl-C, a run that failed): the points already played are removed too,
-        # and the sweep's folder if this command made it; nothing was registered.
-        for spec in specs:
-            if spec.folder.is_dir():
-                shutil.rmtree(spec.folder)
-        _remove(folder, created)
-        raise
-    results = [finish_batch(spec, t, name) for spec, t in zip(specs, times, strict=True)]
-    # matplotlib loads only once every batch of the sweep is played (see finish_batch).
-    from undercroft.analysis import sweep_report
+        results = [finish_batch(spec, t, name) for spec, t in zip(specs, times, strict=True)]
+        # matplotlib loads only once every batch of the sweep is played (see finish_batch).
+        from undercroft.analysis import sweep_report
 
-    lines = [
-        *plugin.describe(scenarios[0])[:-1],
-        ("swept", ", ".join(keys)),
-        ("fixed", ", ".join(fixed) or "–"),
-        ("runs per point", f"{runs:,}"),
-        ("batch seed", str(seed)),
-        ("command", command),
-    ]
-    path = sweep_report.write_report(
-        folder, scenarios[0].adventure, keys, points, results, lines, idle=idle
-    )
+        lines = [
+            *plugin.describe(scenarios[0])[:-1],
+            ("swept", ", ".join(keys)),
+            ("fixed", ", ".join(fixed) or "–"),
+            ("runs per point", f"{runs:,}"),
+            ("batch seed", str(seed)),
+            ("command", command),
+        ]
+        sweep_report.write_report(
+            building, scenarios[0].adventure, keys, points, results, lines, idle=idle
+        )
+    path = folder / REPORT
+    specs = [dataclasses.replace(spec, folder=folder / spec.folder.name) for spec in specs]
     try:
         parent = catalogue.register(
             where,
@@ -514,9 +505,8 @@ def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None)
     where = _catalogue(catalogue_file)
     check_catalogue(where)
     target: Path | None = None
-    created = False
     if out_dir is not None:
-        target, created = new_folder(out_dir, "compare")
+        target, _ = new_folder(out_dir, "compare")
     rows = comparing.compare(a, b, metrics)
     diff = comparing.differences(
         {**plugin.to_json(scenario_a), "runs": metas[0]["runs"], "seed": metas[0]["seed"]},
@@ -535,10 +525,10 @@ def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None)
     runs = (int(metas[0]["runs"]), int(metas[1]["runs"]))
     out.print(comparing.headline(rows, runs), markup=False, soft_wrap=True)
     if target is not None:
-        if created:
-            target.mkdir()
-        path = comparing.write_report(target, a, b, rows, diff, runs)
-        out.print(f"Report: {path}", markup=False)
+        # The report's folder appears only once the report is whole (exit 2 on a full disk).
+        with writing_folder("--out", target) as building:
+            written = comparing.write_report(building, a, b, rows, diff, runs)
+        out.print(f"Report: {target / written.name}", markup=False)
     command = command_line(
         [("--out", out_dir)], f"undercroft compare {shlex.quote(str(a))} {shlex.quote(str(b))}"
     )
@@ -617,7 +607,7 @@ def results_sql(
     except catalogue.CatalogueError as exc:
         fail(str(exc))
     except OSError as exc:
-        fail(f"--out {out_file}: cannot be written: {exc.strerror or exc}")
+        fail(f"--out {out_file}: {write_failure(exc)}; nothing was written.")
     more = f"(the first {limit} rows; more not shown: --limit N, or --out FILE.parquet|csv)"
     if csv:
         writer = csv_module.writer(sys.stdout)

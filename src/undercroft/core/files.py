@@ -7,6 +7,10 @@
   command reads, nor one path for two outputs.
 * Writing goes to a new temporary file beside the target, renamed over it when complete,
   so a reader never sees half a file; the target is checked again just before the rename.
+  A folder of results is made the same way (:func:`atomic_folder`): it grows as a hidden
+  sibling and is renamed into place when complete, or removed if anything fails.
+* A write that fails is described by :func:`write_failure`: a full disk says "no space
+  left on the disk" in so many words.
 
 Commands call :func:`check_outputs` before they start work, so a long run is never
 wasted on an output that cannot be written. Every refusal is a :class:`PathError`
@@ -15,8 +19,10 @@ naming the option, the path and the reason.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import os
+import shutil
 import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -192,6 +198,15 @@ def check_outputs(outputs: Named, inputs: Named = (), *, streamed: Iterable[str]
                 )  # fmt: skip
 
 
+def write_failure(exc: OSError) -> str:
+    """Why a write failed, in words: a full disk (ENOSPC) or a used-up quota says so."""
+    if exc.errno == errno.ENOSPC:
+        return "no space left on the disk (ENOSPC)"
+    if exc.errno == errno.EDQUOT:
+        return "no space left: the disk quota is used up (EDQUOT)"
+    return f"cannot write: {exc.strerror or exc}"
+
+
 def _create_beside(path: Path, suffix: str) -> tuple[IO[str], Path]:
     """A new, empty text file in ``path``'s folder (never an existing one)."""
     while True:
@@ -243,6 +258,42 @@ def atomic_path(path: Path) -> Iterator[Path]:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _check_folder_target(path: Path) -> None:
+    """Nothing stands at ``path``, or an empty folder (which a rename may replace)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode) and not any(path.iterdir()):
+        return
+    what = "a folder that is not empty" if stat.S_ISDIR(mode) else _kind(mode)
+    raise PathError("", path, f"is {what} now; undercroft never writes over it")
+
+
+@contextmanager
+def atomic_folder(path: Path) -> Iterator[Path]:
+    """A new, empty folder beside ``path`` to fill; when the block ends it becomes ``path``
+    by a rename (``path`` must be free or an empty folder), and if the block fails (a full
+    disk, an interrupt, a refusal) it is removed with everything in it and ``path`` is left
+    as it was. A reader never sees half a folder of results under its real name."""
+    _check_folder_target(path)
+    while True:
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{next(_NUMBERS)}.tmp")
+        try:
+            tmp.mkdir()
+        except FileExistsError:
+            continue
+        break
+    try:
+        yield tmp
+        _check_folder_target(path)
+        # rename(2) replaces an empty folder and refuses one that is not (ENOTEMPTY).
+        os.rename(tmp, path)
+    finally:
+        if tmp.is_dir():
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 class PartialFile:

@@ -28,6 +28,7 @@ from undercroft.clikit import (
 )
 from undercroft.core.content import ContentError
 from undercroft.core.events import StreamingLog
+from undercroft.core.files import write_failure
 from undercroft.core.settings import SettingError
 from undercroft.keep import director, learning, settings
 from undercroft.keep.clock import MAX_DAYS
@@ -160,7 +161,7 @@ def run_keep(
         # The log streams to LOG.partial during the run: a full disk stops it there.
         if isinstance(sink, StreamingLog):
             sink.discard()
-        fail(f"--log {log}: cannot write: {exc.strerror or exc}; nothing was written.")
+        fail(f"--log {log}: {write_failure(exc)}; nothing was written.")
     _print_summary(summary)
     _print_invasions(world, account, inspect or [])
     if log is not None and not quiet:

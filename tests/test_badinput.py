@@ -6,7 +6,8 @@ Each case runs in a fresh folder holding a copy of ``tests/badinput/files`` and 
 its setup makes (symlinks, named pipes standing in for device nodes, a campaign database,
 a keep save, event logs). The folder is snapshotted before and after: every entry's kind,
 size, modification time and hash, and where each link points. Cases run in-process with
-typer's ``CliRunner``; the interrupt case runs in a subprocess sent SIGINT.
+typer's ``CliRunner``; the interrupt case runs in a subprocess sent SIGINT. A case with
+``full_disk`` runs on a disk that fills up after that many writes (``tests/full_disk.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from full_disk import fill
 from undercroft.cli import app
 
 HERE = Path(__file__).resolve().parent / "badinput"
@@ -269,13 +271,18 @@ def test_the_corpus_is_large_and_covers_every_kind() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_bad_input_is_refused_cleanly(case: dict[str, Any], workspace: Path, made: Path) -> None:
+def test_bad_input_is_refused_cleanly(
+    case: dict[str, Any], workspace: Path, made: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     set_up(case, workspace, made)
     before = snapshot(workspace)
     if case["kind"] == "interrupt":
         code, out, err = run_interrupted(case["args"], workspace)
     else:
+        disk = fill(monkeypatch, case["full_disk"]) if "full_disk" in case else None
         result = CliRunner().invoke(app, case["args"], terminal_width=400)
+        if disk is not None:
+            assert disk.refused, "the command never wrote to the full disk"
         code, out, err = result.exit_code, result.stdout, result.stderr
         assert result.exception is None or isinstance(result.exception, SystemExit), (
             f"{type(result.exception).__name__}: {result.exception}"

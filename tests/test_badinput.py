@@ -72,6 +72,8 @@ def raiser(seat, rng):
 PLACEHOLDERS = {
     "@ARRAYS@": "[" * 2000 + "]" * 2000,
     "@TABLES@": "{ a = " * 600 + "1" + " }" * 600,
+    "@TABLES_200@": "{ a = " * 200 + "1" + " }" * 200,
+    "@DOTTED_150@": ".".join(["a"] * 150),
     "@JSON_ARRAYS@": "[" * 100_000 + "]" * 100_000,
     "@POLICIES@": POLICIES,
 }

@@ -8,12 +8,14 @@ from typing import Literal
 import pytest
 
 from undercroft.core.content import (
+    MAX_NESTING,
     ContentError,
     Schema,
     check_file,
     key_lines,
     load,
     load_map,
+    parse_toml,
     read_text,
 )
 from undercroft.core.grid import Pos
@@ -157,3 +159,21 @@ def test_a_content_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path: 
     marked = tmp_path / "marked.toml"
     marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
     assert read_text(marked) == read_text(plain)
+
+
+@pytest.mark.parametrize("kind", ["arrays", "tables", "dotted keys"])
+def test_nesting_past_the_limit_names_the_line_of_the_deep_value(kind: str) -> None:
+    def nested(depth: int) -> str:
+        if kind == "arrays":
+            return "x = " + "[" * depth + "]" * depth
+        if kind == "tables":
+            return "x = " + "{ a = " * (depth - 1) + "{}" + " }" * (depth - 1)
+        return "x." + ".".join(["a"] * (depth - 1)) + " = {}"
+
+    head = 'title = "deep"\n# the deep one is on line 4\n\n'
+    assert parse_toml(head + nested(MAX_NESTING) + "\n", "f.toml")  # at the limit: fine
+    with pytest.raises(ContentError) as caught:
+        parse_toml(head + nested(MAX_NESTING + 1) + "\n", "f.toml")
+    assert [str(p) for p in caught.value.problems] == [
+        f"f.toml:4: x: arrays or tables nested too deeply (more than {MAX_NESTING} levels)"
+    ]

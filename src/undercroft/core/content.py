@@ -191,7 +191,11 @@ def _inner_model(annotation: Any) -> Any:
 
 
 MAX_NESTING = 100
-"""How deep arrays and tables may nest in a content file (none needs more than a few)."""
+"""How deep arrays and tables may nest in a content file (none needs more than a few).
+Checked on the parsed file, before the schema: pydantic's JSON reader stops at 200
+levels with "Invalid JSON: recursion limit exceeded" at line 1, which names nothing."""
+
+TOO_DEEP = f"arrays or tables nested too deeply (more than {MAX_NESTING} levels)"
 
 
 def _too_deep(text: str) -> int:
@@ -206,10 +210,43 @@ def _too_deep(text: str) -> int:
     return 1
 
 
+def _deeper_than(data: Mapping[str, Any], limit: int) -> KeyPath | None:
+    """The key path of the first array or table nested more than ``limit`` levels deep
+    (a top-level key's value is level 1), or ``None``. Walks without recursion."""
+    stack: list[tuple[KeyPath, Any]] = [((key,), value) for key, value in data.items()]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            children: list[tuple[KeyPath, Any]] = [((*path, k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            children = [((*path, i), v) for i, v in enumerate(value)]
+        else:
+            continue
+        if len(path) > limit:
+            return path
+        stack.extend(reversed(children))
+    return None
+
+
+def _nesting_problem(text: str, file: str, path: KeyPath | None) -> ContentProblem:
+    """Too deep: the line of the value at ``path`` (or of the brackets, without one)."""
+    line = _too_deep(text)
+    if path is not None:
+        try:
+            lines = key_lines(text)
+        except RecursionError:
+            lines = {}
+        # A dotted key (a.b.c... = 1) or a table header is written whole on its line.
+        below = [n for key, n in lines.items() if key[: len(path)] == path]
+        line = min(below) if below else line_of(lines, path) if lines else line
+    return ContentProblem(file, line, "" if path is None else format_key(path[:1]), TOO_DEEP)
+
+
 def parse_toml(text: str, file: str) -> dict[str, Any]:
-    """Parse TOML text; a syntax error becomes a :class:`ContentError` with its line."""
+    """Parse TOML text; a syntax error becomes a :class:`ContentError` with its line, and
+    so does nesting deeper than :data:`MAX_NESTING` levels."""
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         # Python 3.11's error carries the position only in its text: "... (at line 3, ...)".
         found = re.search(r"\(at line (\d+)", str(exc))
@@ -217,8 +254,11 @@ def parse_toml(text: str, file: str) -> dict[str, Any]:
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)$", "", str(exc))
         raise ContentError([ContentProblem(file, line, "", f"TOML syntax: {message}")]) from exc
     except RecursionError:
-        message = f"arrays or tables nested too deeply (content needs at most {MAX_NESTING})"
-        raise ContentError([ContentProblem(file, _too_deep(text), "", message)]) from None
+        raise ContentError([_nesting_problem(text, file, None)]) from None
+    deep = _deeper_than(data, MAX_NESTING)
+    if deep is not None:
+        raise ContentError([_nesting_problem(text, file, deep)])
+    return data
 
 
 def validate(data: Mapping[str, Any], model: type[M], text: str, file: str) -> M:

@@ -82,6 +82,17 @@ def test_an_expression_that_cannot_be_read_is_refused(bad: str) -> None:
         dice_odds(bad)
 
 
+def test_an_expression_starting_with_minus_follows_double_dash() -> None:
+    code, stdout, stderr = invoke("odds", "--json", "--", "-2d6")
+    assert code == 0, stderr
+    die = -icepool.d6 - icepool.d6
+    expected = {str(k): die.probability(k) for k in die.outcomes()}
+    assert {k: Fraction(v) for k, v in json.loads(stdout)["outcomes"].items()} == expected
+    # A negative value of an option is still the option's (C-MENT-01's other side).
+    code, _, stderr = invoke("odds", "rule", "C-MENT-01", "--hero", HEROES[0], "--power", "-1")
+    assert code == 0, stderr
+
+
 def door(total: int) -> str:
     return "jammed" if total <= 2 else "stuck" if total <= 4 else "opened"
 

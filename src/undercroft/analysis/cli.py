@@ -8,13 +8,15 @@ a second to load, which every other ``undercroft`` command would otherwise pay.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
-from undercroft.clikit import interruptible
+from undercroft.clikit import fail, interruptible
 from undercroft.crawl.cli import MAX_SEED
 
 MAX_RUNS = 10_000_000
@@ -171,6 +173,43 @@ def compare(
     commands.compare(dir_a, dir_b, out_dir, catalogue_file)
 
 
+NEGATIVE = re.compile(r"-[0-9]")
+"""A word that starts like ``-2d6`` or ``-1``: no option of ``odds`` starts with a digit."""
+
+
+class DiceCommand(TyperCommand):
+    """``odds``: a dice expression that starts with '-' (``-2d6``) reads to the option
+    parser as options (``-2``), which typer reports as "No such option: -2". Said plainly
+    instead, with the way to write it: ``odds -- -2d6`` (after ``--`` every word is an
+    argument). Accepting it silently would also turn a mistyped option into an expression.
+    A negative value of an option (``--power -1``) is the option's, as before."""
+
+    # ctx is typer's own (vendored) click Context, which typer does not export.
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        valued = {
+            name
+            for param in self.params
+            if param.param_type_name == "option" and not getattr(param, "is_flag", False)
+            for name in param.opts
+        }
+        after_option = False
+        for word in args:
+            if word == "--":
+                break
+            if after_option:
+                after_option = False
+            elif word in valued:
+                after_option = True
+            elif NEGATIVE.match(word):
+                fail(
+                    f"odds {word}: a dice expression cannot start with '-' (it reads as an "
+                    f"option); write `undercroft odds -- {word}` (options go before the --; after "
+                    "it every word is an argument)."
+                )
+        parsed: list[str] = super().parse_args(ctx, args)
+        return parsed
+
+
 def odds(
     what: Annotated[
         str,
@@ -215,7 +254,8 @@ def odds(
     odds '2d6+3 vs 2d6+1' | odds rule C-DOOR-01 --hero garrick [--light0] |
     odds fight --hero H --monster M [--stamina K] [--enemies N] [--light0] [--surprised] |
     odds keep-ko --wound W --weapon blunt|edged [--armour A] |
-    odds keep-head --weapon blunt|edged [--helmet N] [--wound serious|critical]."""
+    odds keep-head --weapon blunt|edged [--helmet N] [--wound serious|critical].
+    An expression that starts with '-' follows --: odds -- -2d6."""
     from undercroft.analysis import odds_cli
 
     ask = odds_cli.CrawlAsk(
@@ -286,5 +326,5 @@ def register(app: typer.Typer) -> None:
     app.command("batch")(batch)
     app.command("sweep")(sweep)
     app.command("compare")(compare)
-    app.command("odds")(odds)
+    app.command("odds", cls=DiceCommand)(odds)
     app.add_typer(results_app, name="results")

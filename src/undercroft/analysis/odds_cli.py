@@ -144,11 +144,19 @@ def crawl_odds(what: str, rule: str | None, given: list[str], ask: CrawlAsk) -> 
             result = odds_engine.rule_odds(chosen, rule, hero, light0=light0, power=ask.power)
         else:
             extra = [*given, *(["--hero"] if hero else []), *(["--light0"] if light0 else [])]
-            if rule is not None or extra or sets:
+            extra += ["--set"] if sets else []
+            if rule is not None:
                 fail(
-                    f"{what!r} reads as a dice expression, which takes no "
-                    f"{', '.join(extra or ['--set', 'second argument'])}; for a rule write "
-                    "`odds rule ID --hero H`, for a fight `odds fight --hero H --monster M`."
+                    f"odds {what} {rule}: {what!r} reads as a dice expression, which takes no "
+                    f"second argument (got {rule!r}); a whole expression is one argument, "
+                    "quoted: odds '2d6+3 vs 2d6+1'; for a rule write `odds rule ID --hero H`, "
+                    "for a fight `odds fight --hero H --monster M`."
+                )
+            if extra:
+                fail(
+                    f"{what!r} reads as a dice expression, which takes no {', '.join(extra)}; "
+                    "for a rule write `odds rule ID --hero H`, for a fight "
+                    "`odds fight --hero H --monster M`."
                 )
             result = odds_engine.dice_odds(what)
     except odds_engine.OddsError as exc:

@@ -153,3 +153,52 @@ def test_a_data_folder_that_is_a_file_is_exit_2(
     assert result.exit_code == 2, result.output
     assert "afile" in result.output and "Traceback" not in result.output
     assert afile.read_text() == "mine\n" and sorted(tmp_path.iterdir()) == [afile]
+
+
+HELP_OF_EVERY_COMMAND = """
+import sys
+import typer.main
+from undercroft.cli import app
+
+def walk(command, words):
+    yield words
+    for name, sub in sorted(getattr(command, "commands", {}).items()):
+        yield from walk(sub, [*words, name])
+
+for words in walk(typer.main.get_command(app), []):
+    print("=== " + " ".join(words), flush=True)
+    try:
+        app([*words, "--help"], prog_name="undercroft")
+    except SystemExit:
+        pass
+    sys.stdout.flush()
+"""
+
+
+def _helps(width: str | None) -> dict[str, str]:
+    """Every command's and subcommand's ``--help`` as printed to a pipe (one process)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "TERMINAL_WIDTH")}
+    if width is not None:
+        env["TERMINAL_WIDTH"] = width
+    done = subprocess.run([sys.executable, "-c", HELP_OF_EVERY_COMMAND], capture_output=True,
+                          text=True, env=env, timeout=120, check=True)  # fmt: skip
+    helps: dict[str, str] = {}
+    for part in done.stdout.split("=== ")[1:]:
+        name, _, text = part.partition("\n")
+        helps[name] = text
+    return helps
+
+
+def test_help_on_a_pipe_cuts_no_number_or_word_across_lines() -> None:
+    """``undercroft CMD --help | cat`` was laid out in rich's 80 columns, where the option
+    table's first column cut ``[0<=x<=18446744073709551615]`` in two. Every word of every
+    command's help, as laid out 1,000 columns wide, appears whole in the piped help."""
+    piped, wide = _helps(None), _helps("1000")
+    assert piped.keys() == wide.keys() and {"", "batch", "results sql", "run keep"} <= set(piped)
+    cut = {}
+    for name, text in wide.items():
+        words = {w.strip("│╭╮╰╯─") for w in text.split()}
+        missing = sorted(w for w in words if w and w not in piped[name])
+        if missing:
+            cut[name or "undercroft"] = missing
+    assert not cut, f"words cut across lines in piped --help: {cut}"

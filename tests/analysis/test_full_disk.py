@@ -135,20 +135,46 @@ def _tmpfs_works() -> bool:
     return tried.returncode == 0
 
 
-@pytest.mark.skipif(not _tmpfs_works(), reason="no user namespace to mount a small tmpfs in")
-def test_a_batch_on_a_real_full_disk_leaves_nothing(tmp_path: Path) -> None:
+def _on_a_full_disk(tmp_path: Path, size: str, script: str) -> tuple[str, str]:
+    """Run the shell ``script`` with ``$DISK`` a fresh tmpfs of ``size`` and ``$U`` the
+    command line; its stdout and stderr (whitespace joined)."""
     mount = tmp_path / "disk"
-    mount.mkdir()
+    mount.mkdir(parents=True)
+    env = {**os.environ, "UNDERCROFT_DATA": str(tmp_path / "data"), "DISK": str(mount),
+           "U": f"{sys.executable} -m undercroft.cli"}  # fmt: skip
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", f"mount -t tmpfs -o size={size} tmpfs $DISK && {script}"],
+        capture_output=True, text=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.stdout, " ".join(done.stderr.split())
+
+
+REAL = pytest.mark.skipif(not _tmpfs_works(), reason="no user namespace to mount a tmpfs in")
+
+
+@REAL
+def test_a_batch_on_a_real_full_disk_leaves_nothing(tmp_path: Path) -> None:
     # 32 KiB hold a few of the batch's tables but not all of them, nor its report.
-    script = (
-        f"mount -t tmpfs -o size=32k tmpfs {mount} && "
-        f"{sys.executable} -m undercroft.cli batch crawl {ADVENTURE} --runs 2 --workers 1 "
-        f"--out {mount}/b; echo rc=$?; ls -A {mount}"
-    )
-    env = {**os.environ, "UNDERCROFT_DATA": str(tmp_path / "data")}
-    done = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True,
-                          text=True, env=env, timeout=300, check=False)  # fmt: skip
-    stderr = " ".join(done.stderr.split())
-    assert done.stdout.strip() == "rc=2", done.stdout + done.stderr
-    assert f"--out {mount}/b: no space left on the disk (ENOSPC)" in stderr
-    assert "Traceback" not in done.stderr
+    script = f'$U batch crawl {ADVENTURE} --runs 2 --workers 1 --out "$DISK/b"; echo rc=$?'
+    out, err = _on_a_full_disk(tmp_path, "32k", script + '; ls -A "$DISK"')
+    assert out.strip() == "rc=2", out + err
+    assert f"--out {tmp_path}/disk/b: no space left on the disk (ENOSPC)" in err
+
+
+@REAL
+def test_a_campaign_on_a_real_full_disk_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    # A new campaign's database does not fit: nothing is left, not even an empty file.
+    script = '$U campaign new c1 --party brenna,garrick,durn --db "$DISK/c.sqlite"; echo rc=$?'
+    out, err = _on_a_full_disk(tmp_path / "new", "8k", script + '; ls -A "$DISK"')
+    assert out.strip() == "rc=2", out + err
+    assert "c.sqlite: cannot open the campaign database: no space left on the disk" in err
+    # An adventure played when the disk has filled up since: not recorded, exit 2.
+    out, err = _on_a_full_disk(tmp_path / "play", "256k", (
+        '$U campaign new c1 --party brenna,garrick,durn --db "$DISK/c.sqlite" >/dev/null && '
+        'cp "$DISK/c.sqlite" "$DISK/before.sqlite" && '
+        '(cat /dev/zero > "$DISK/filler" 2>/dev/null; true) && '
+        '$U campaign play c1 --quiet --db "$DISK/c.sqlite" >/dev/null; echo rc=$?; '
+        'cmp "$DISK/c.sqlite" "$DISK/before.sqlite" && echo same'))  # fmt: skip
+    assert out.split() == ["rc=2", "same"], out + err
+    assert "c.sqlite: cannot use the campaign database: no space left on the disk" in err

@@ -29,7 +29,7 @@ from typing import Any
 from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.core.content import ContentError
 from undercroft.core.dice import derive_seed
-from undercroft.core.files import PathError, check_input, data_folder
+from undercroft.core.files import PathError, check_input, data_folder, write_failure
 from undercroft.crawl.content import Pack, default_pack, load_pack
 from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.runner import play as play_adventure
@@ -123,6 +123,7 @@ def connect(db: Path, *, create: bool = False) -> Iterator[sqlite3.Connection]:
         except PathError as exc:
             raise CampaignError(f"{db}: cannot hold a campaign database: {exc.reason}") from None
     conn: sqlite3.Connection | None = None
+    existed = db.exists()
     try:
         if create:
             db.parent.mkdir(parents=True, exist_ok=True)
@@ -135,7 +136,11 @@ def connect(db: Path, *, create: bool = False) -> Iterator[sqlite3.Connection]:
     except (OSError, sqlite3.Error) as exc:
         if conn is not None:
             conn.close()
-        raise CampaignError(f"{db}: cannot open the campaign database: {exc}") from None
+        if create and not existed:
+            # A database this command began (a full disk stopped it) is not left half made.
+            for made in (db, db.with_name(db.name + "-journal")):
+                made.unlink(missing_ok=True)
+        raise CampaignError(f"{db}: cannot open the campaign database: {_why(exc)}") from None
     except CampaignError:
         if conn is not None:
             conn.close()
@@ -148,11 +153,22 @@ def connect(db: Path, *, create: bool = False) -> Iterator[sqlite3.Connection]:
                 f"{db}: another undercroft command is using the campaign database and did "
                 f"not finish within {LOCK_WAIT_SECONDS:.0f} s; nothing was changed: try again"
             ) from None
-        raise CampaignError(f"{db}: cannot use the campaign database: {exc}") from None
+        raise CampaignError(f"{db}: cannot use the campaign database: {_why(exc)}") from None
     except sqlite3.Error as exc:
-        raise CampaignError(f"{db}: cannot use the campaign database: {exc}") from None
+        raise CampaignError(f"{db}: cannot use the campaign database: {_why(exc)}") from None
     finally:
         conn.close()
+
+
+def _why(exc: OSError | sqlite3.Error) -> str:
+    """A database error in words: a full disk (SQLite's SQLITE_FULL) says so, and that
+    SQLite rolled the change back."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_FULL:
+        return "no space left on the disk (SQLITE_FULL); nothing was changed"
+    if isinstance(exc, OSError):
+        return write_failure(exc)
+    return str(exc)
 
 
 def _lock(conn: sqlite3.Connection) -> None:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from undercroft.agents.knobs import fold
-from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.clikit import Output, check_paths, interrupted, interruptible, warn, writing
 from undercroft.clikit import fail as _fail
 from undercroft.core.content import ContentError, parse_toml, read_text
@@ -22,6 +21,7 @@ from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.plugins import PolicyError, resolve_policy
 from undercroft.crawl.settings import SettingError
 from undercroft.crawl.settings import parse as parse_setting
+from undercroft.defaults import DEFAULT_DM, DEFAULT_HEROES, MAX_SEED
 from undercroft.render.narrate import NarrationError, narrate, summary_lines
 
 if TYPE_CHECKING:
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 
 out = Output(highlight=False)
 
-MAX_SEED = 2**64 - 1
-"""Run seeds are 64-bit unsigned (the seeds a campaign derives for its adventures)."""
 
 PolicyOption = Annotated[
     str, typer.Option(help="Policy for the heroes: a name, or MODULE:FACTORY of your own.")
@@ -369,9 +367,3 @@ def campaign_play(
     for line in summary_lines(result.state.summary()):
         out.print(line, markup=False, soft_wrap=True)
     _show(current)
-
-
-def register(run_app: typer.Typer, app: typer.Typer) -> None:
-    run_app.command("crawl")(run_crawl)
-    app.command("replay")(replay)
-    app.add_typer(campaign_app, name="campaign")

@@ -17,18 +17,18 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.clikit import check_paths, fail, interruptible, writing
 from undercroft.core.content import ContentError
 from undercroft.core.files import PathError, check_input
 from undercroft.crawl.actions import Action
-from undercroft.crawl.cli import MAX_SEED, _load, policies
+from undercroft.crawl.cli import _load, policies
 from undercroft.crawl.content import default_pack, load_pack
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import Observation, observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.state import SaveError
 from undercroft.crawl.table import HUMAN, Table, read_save
+from undercroft.defaults import DEFAULT_DM, DEFAULT_HEROES, MAX_SEED
 from undercroft.render.narrate import describe, name, summary_lines
 
 out = Console(highlight=False, emoji=False)
@@ -262,7 +262,5 @@ def _resumed(path: Path, pack: Path | None) -> tuple[Table, str | None]:
         fail("the pack does not load:\n" + "\n".join(str(p) for p in exc.problems))
 
 
-def register(app: typer.Typer) -> None:
-    play_app = typer.Typer(help="Play a ruleset yourself.", no_args_is_help=True)
-    play_app.command("crawl")(play_crawl)
-    app.add_typer(play_app, name="play")
+play_app = typer.Typer(help="Play a ruleset yourself.", no_args_is_help=True)
+play_app.command("crawl")(play_crawl)

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import hmac
 import json
+import threading
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,16 @@ class NewGame(BaseModel):
 def body_schema(model: type[BaseModel] | dict[str, Any]) -> dict[str, Any]:
     schema = model if isinstance(model, dict) else model.model_json_schema()
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+PLAYER_SCHEMA = {
+    "type": "object",
+    "required": ["player"],
+    "properties": {
+        "player": {"type": "string", "description": "'human' or a built-in policy"},
+    },
+    "additionalProperties": False,
+}
 
 
 ACTION_SCHEMA = {
@@ -211,6 +222,19 @@ def create_app(
         game.notify()
         return result
 
+    @app.post("/api/crawl/games/{game_id}/player", openapi_extra=body_schema(PLAYER_SCHEMA))
+    async def hand_over(request: Request, game_id: str) -> dict[str, Any]:
+        """Hand the seat to a built-in policy (``{"player": "careful"}``) or take it back
+        (``{"player": "human"}``) mid-game; who plays each seat now (200). The policy plays
+        on from the seat's next decision; taken back, it stops at the next one. 401
+        without a valid token, 403 with a hero player's link, 409 once the adventure is
+        over, 422 for another name."""
+        game, who = seat_of(request, game_id)
+        data = await read_json(request)
+        result: dict[str, Any] = await anyio.to_thread.run_sync(game.hand_over, who, data)
+        play_policies(game)
+        return result
+
     @app.get("/api/crawl/games/{game_id}/log")
     async def log(request: Request, game_id: str) -> PlainTextResponse:
         """The log as the seat may see it (JSON Lines)."""
@@ -272,7 +296,13 @@ def create_app(
             await websocket.close(code=1008, reason="this link is not valid")
             return
         changed = asyncio.Event()
-        game.listeners.add(changed.set)
+        loop = asyncio.get_running_loop()
+
+        def wake() -> None:  # called from the threads that play policies, too
+            with contextlib.suppress(RuntimeError):  # the loop is gone: so is the socket
+                loop.call_soon_threadsafe(changed.set)
+
+        game.listeners.add(wake)
         await websocket.accept()
         reader = asyncio.create_task(drain(websocket, changed))
         try:
@@ -288,7 +318,7 @@ def create_app(
         except (WebSocketDisconnect, RuntimeError):
             pass  # the page went away mid-send
         finally:
-            game.listeners.discard(changed.set)
+            game.listeners.discard(wake)
             reader.cancel()
 
     # -- keep -------------------------------------------------------------------------
@@ -386,6 +416,19 @@ def create_app(
         return await anyio.to_thread.run_sync(watch.adventurer, adv_id)
 
     return app
+
+
+def play_policies(game: CrawlGame) -> None:
+    """Let the game's policies play on in a thread of their own, one decision at a time
+    (:meth:`CrawlGame.run_policies`), so the request that handed a seat over returns at
+    once and a seat taken back stops its policy at the next decision. Threads started
+    for one game take turns (its ``driving`` lock): one that finds a person to act ends."""
+
+    def run() -> None:
+        with game.driving:
+            game.run_policies(game.notify)
+
+    threading.Thread(target=run, name=f"policies-{game.id}", daemon=True).start()
 
 
 async def drain(websocket: WebSocket, changed: asyncio.Event) -> None:

@@ -87,6 +87,8 @@ class CrawlGame:
             {hero: new_token() for hero in table.state.heroes} if Seat.HEROES in self.tokens else {}
         )
         self.lock = threading.Lock()
+        self.driving = threading.Lock()
+        """Held by the thread letting policies play after a seat changed hands."""
         self.version = 0
         self.listeners: set[Callable[[], None]] = set()
         self._views: dict[Seat, list[LogEntry]] = {seat: [] for seat in PLAYED_SEATS}
@@ -140,10 +142,15 @@ class CrawlGame:
                 "events": [entry_view(e) for e in lines],
                 "next": len(self._views[seat]),
                 "summary": self.summary(),
+                "players": self.seat_players(),
             }
 
     def finished(self) -> bool:
         return self.state.is_terminal()
+
+    def seat_players(self) -> dict[str, str]:
+        """Who plays each seat now: ``human`` or a built-in policy's name."""
+        return {seat.value: who for seat, who in self.players.items()}
 
     def summary(self) -> dict[str, Any] | None:
         return None if self.log.summary is None else dict(self.log.summary.results)
@@ -171,6 +178,12 @@ class CrawlGame:
                 raise RefusalError(409, "the adventure is over")
             if state.current_player() is not who.seat:
                 raise RefusalError(409, f"it is not the {who.seat.value} seat's turn")
+            if not self.table.human(who.seat):
+                raise RefusalError(
+                    409,
+                    f"the {who.seat.value} seat is played by {self.players[who.seat]} now; "
+                    "take it back first",
+                )
             if action not in state.legal_actions():
                 raise RefusalError(422, "that action is not one of the legal actions now")
             hero = acts_for(action)
@@ -183,8 +196,49 @@ class CrawlGame:
             self.version += 1
             return observe(state, who.seat).to_json()
 
+    def hand_over(self, who: Pass, data: Any) -> dict[str, Any]:
+        """Give the seat ``who`` holds to a built-in policy, or take it back
+        (``{"player": NAME}`` or ``{"player": "human"}``); who plays each seat now.
+
+        A policy takes over at once: it plays the seat's decisions from the next one on
+        (:meth:`run_policies` runs them). Taken back, it makes no decision after the one
+        it is making: the seat's next decision is the person's. 403 for a hero player's
+        link (the seat is the whole party's), 409 once the adventure is over, 422 for a
+        name that is not ``human`` or a built-in policy.
+        """
+        player = parse_player(data)
+        if who.hero is not None:
+            raise RefusalError(
+                403, f"this link plays {who.hero} only; the heroes' seat link hands the seat over"
+            )
+        with self.lock:
+            if self.state.is_terminal():
+                raise RefusalError(409, "the adventure is over")
+            if player != self.players[who.seat]:
+                self.table.hand_over(who.seat, player)
+                self.version += 1
+            return {"seat": who.seat.value, "players": self.seat_players()}
+
+    def step(self) -> bool:
+        """One decision of a policy (the dice due rolled first), under the lock: ``False``
+        when a person must act or the game is over."""
+        with self.lock:
+            moved = self.table.step()
+            if moved:
+                self.version += 1
+            return moved
+
+    def run_policies(self, wake: Callable[[], None]) -> None:
+        """Let the policies play, one decision at a time, until a person must act or the
+        adventure ends; ``wake`` after each (the sockets). The lock is let go between
+        decisions, so a seat taken back stops its policy at the next decision."""
+        while self.step():
+            wake()
+        wake()
+
     def notify(self) -> None:
-        """Tell the sockets watching this game that it changed (on the server's loop)."""
+        """Tell the sockets watching this game that it changed (from any thread: each
+        listener hands the news to its socket's loop)."""
         for listener in list(self.listeners):
             listener()
 
@@ -197,6 +251,21 @@ def parse_action(data: Any) -> Action:
         return from_json(data)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise RefusalError(422, f"not an action: {exc}") from None
+
+
+def parse_player(data: Any) -> str:
+    """``{"player": NAME}`` checked: ``human`` or a built-in policy (an older alias
+    stands for its policy), or 422 naming the choices."""
+    choices = [HUMAN, *policy_names()]
+    who = data.get("player") if isinstance(data, dict) else None
+    if isinstance(data, dict) and set(data) - {"player"}:
+        unknown = ", ".join(sorted(set(data) - {"player"}))
+        raise RefusalError(422, f"unknown field(s) {unknown}; known: player")
+    if isinstance(who, str) and who in ALIASES:
+        who = ALIASES[who]
+    if not isinstance(who, str) or who not in choices:
+        raise RefusalError(422, f"player: one of {', '.join(choices)}")
+    return who
 
 
 @dataclass(frozen=True)

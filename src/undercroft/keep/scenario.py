@@ -570,7 +570,10 @@ def world_from_text(
         ]
         raise ContentError(problems) from None
     ruleset = content_settings.check(ruleset, settings)
-    return _Builder(schema, text, file, ruleset).build(seed)
+    world = _Builder(schema, text, file, ruleset).build(seed)
+    if schema.name not in shipped():
+        world.scenario_file = file  # a save says where its scenario came from
+    return world
 
 
 __all__ = ["ScenarioSchema", "build_world", "load", "resolve", "shipped", "world_from_text"]

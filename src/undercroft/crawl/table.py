@@ -143,8 +143,9 @@ def read_save(path: Path) -> dict[str, Any]:
         raise SaveError(f"cannot read the saved game: {exc}") from None
     if not isinstance(data, dict) or data.get("kind") != SAVE_KIND:
         raise SaveError("not a game saved by `undercroft play crawl` (field 'kind')")
-    # A game saved by a newer undercroft may hold what this one cannot play again.
-    problem = version_problem(str(data.get("version")))
+    # A game saved by a newer undercroft may hold what this one cannot play again (a save
+    # with no version at all is checked as the game is played again, as before).
+    problem = version_problem(str(data["version"])) if "version" in data else None
     if problem is not None:
         line = next(
             (

@@ -17,6 +17,7 @@ from undercroft import __version__
 from undercroft.agents.registry import Policy
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import EventLog, write_text_atomic
+from undercroft.core.versions import version_problem
 from undercroft.crawl.actions import Action, Roll, from_json, to_json
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import View, observe
@@ -178,9 +179,23 @@ class Table:
 def read_save(path: Path) -> dict[str, Any]:
     """A save file's JSON, or :class:`SaveError` naming the file."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
     except (OSError, ValueError, RecursionError) as exc:  # ValueError: JSON, UTF-8, digits
         raise SaveError(f"cannot read the saved game: {exc}") from None
     if not isinstance(data, dict) or data.get("kind") != SAVE_KIND:
         raise SaveError("not a game saved by `undercroft play crawl` (field 'kind')")
+    # A game saved by a newer undercroft may hold what this one cannot play again (a save
+    # with no version at all is checked as the game is played again, as before).
+    problem = version_problem(str(data["version"])) if "version" in data else None
+    if problem is not None:
+        line = next(
+            (
+                n
+                for n, row in enumerate(text.splitlines(), 1)
+                if row.lstrip().startswith('"version"')
+            ),
+            1,
+        )
+        raise SaveError(f"line {line}: field 'version': {problem}")
     return data

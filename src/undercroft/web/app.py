@@ -19,7 +19,7 @@ from typing import Any, Literal
 import anyio
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketDisconnect
@@ -42,6 +42,7 @@ from undercroft.web.contract import (
     with_token,
 )
 from undercroft.web.crawl_games import CrawlGame, Pass, check_request, policy_names
+from undercroft.web.headers import SecurityHeaders
 from undercroft.web.hub import Hub, RefusalError
 from undercroft.web.keep_replay import keep_frames
 from undercroft.web.keep_view import MAX_ADVANCE, NEXT_KINDS, KeepWatch, scenarios
@@ -52,15 +53,6 @@ SeatName = Literal["heroes", "dm"]
 """The seats a crawl log can be replayed as."""
 
 STATIC = Path(str(files("undercroft.web") / "static"))
-SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-    ),
-}
 
 
 def create_app(
@@ -98,6 +90,7 @@ def create_app(
     app.add_middleware(BodyLimit, limits=limits)
     if allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+    app.add_middleware(SecurityHeaders)  # outermost: refusals of the two above carry them too
 
     @app.exception_handler(RefusalError)
     async def refused(_: Request, exc: RefusalError) -> JSONResponse:
@@ -110,14 +103,6 @@ def create_app(
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "the request"
         return AsciiJSON({"error": f"{where}: {first.get('msg', 'invalid')}"}, status_code=422)
-
-    @app.middleware("http")
-    async def headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        response.headers.update(SECURITY_HEADERS)
-        if request.url.path.startswith("/api/"):
-            response.headers["Cache-Control"] = "no-store"
-        return response
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

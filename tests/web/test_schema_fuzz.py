@@ -6,7 +6,8 @@ with one part replaced. No answer may be a 5xx, and every answer must be one the
 lists for the operation, with its content type and body schema.
 
 In process (the app over ASGI, no sockets) and derandomized: the same requests every run,
-each test on a fresh app, so the answers are the same every run too.
+each test on a fresh app holding one seeded game and one seeded world, so a failure comes
+back on the next run.
 """
 
 from __future__ import annotations

@@ -180,15 +180,15 @@ def test_no_door_is_forced_in_a_fight() -> None:
     skip_to(state, "movement")  # past the surprise rolls: Ana moves first
     door = OpenDoor("hero:ana", Pos(1, 2))
     # Forcing the door would reveal more (C-TURN-04) and take Ana away from the fight:
-    # she holds her ground for the orc to come.
-    policy = careful()
+    # with ``hold`` she holds her ground for the orc to come.
+    policy = careful(hold=1)
     assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:ana")
     assert "holds its ground" in policy.reason
     # Two turns of the fight with nobody next to a monster: she goes round after all.
     policy.notes["contact"]["last"] -= 3
     assert policy.act(observe(state, Seat.HEROES)) == door
-    # With the knob off she goes round at once, as ``basic`` does.
-    assert careful(hold=0).act(observe(state, Seat.HEROES)) == door
+    # With the knob off (the default) she goes round at once, as ``basic`` does.
+    assert careful().act(observe(state, Seat.HEROES)) == door
 
 
 @pytest.mark.parametrize(

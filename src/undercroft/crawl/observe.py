@@ -1,7 +1,8 @@
 """What each seat may see (ARCHITECTURE.md, "Hidden information").
 
 The heroes never see an undetected trap, an unrevealed room or what is in it, the number
-rolled for Detect Traps (C-TRAP-01), or what an unidentified item is (C-IDENT-01). The
+rolled for Detect Traps (C-TRAP-01), what an unidentified item is (C-IDENT-01), or a
+monster standing where their board does not show (R-C-MON-06). The
 DM sees everything. Policies, viewers and clients get what a seat sees, never the
 :class:`State`; :func:`observe_entry` filters the event log the same way.
 
@@ -37,7 +38,8 @@ from undercroft.crawl.goals import goal_met
 from undercroft.crawl.monsters import can_move, path_in, reach_tree, walk_ends, walks
 from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.ruleset import Goal
-from undercroft.crawl.state import Hero, State
+from undercroft.crawl.sightings import Sightings
+from undercroft.crawl.state import Hero, Monster, State
 
 UNKNOWN: Final = "?"
 UNKNOWN_BYTE: Final = UNKNOWN.encode()
@@ -403,7 +405,7 @@ class View:
                 "encounter": m.encounter,
                 "surprised": m.surprised,
             }
-            for m in self._game().monsters.values()
+            for m in monsters_in_sight(self._game(), self.full)
         )
 
     @property
@@ -609,7 +611,9 @@ class View:
         return found
 
     def _monsters_seen(self) -> tuple[MonsterSeen, ...]:
-        return tuple(MonsterSeen(m.id, m.pos, m.health) for m in self._game().monsters.values())
+        return tuple(
+            MonsterSeen(m.id, m.pos, m.health) for m in monsters_in_sight(self._game(), self.full)
+        )
 
     def trap_squares(self) -> tuple[Pos, ...]:
         """The armed traps the seat knows of, in board order (C-TRAP-01)."""
@@ -697,6 +701,19 @@ def _hero_seen(state: State, hero: Hero, moving: bool) -> HeroSeen:
         remaining(state, hero) if moving and can_act(state, hero) else 0,
         hero.dead,
     )
+
+
+def monsters_in_sight(state: State, full: bool) -> list[Monster]:
+    """The monsters a seat sees: every one for the DM (``full``); for the heroes, those
+    on a square their board shows, a revealed area or a square a hero sees now
+    (R-C-MON-06: a miniature on the table is seen by all, one on board not yet
+    uncovered is not)."""
+    monsters = list(state.monsters.values())
+    if full or not monsters:
+        return monsters
+    known = _known_bits(state, _view_key(state))
+    width = state.grid.width
+    return [m for m in monsters if known >> (8 * (m.pos.y * width + m.pos.x)) & 1]
 
 
 def observe(state: State, seat: Seat) -> Observation:
@@ -973,10 +990,33 @@ def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
     return LogEntry(entry.seq, entry.time, Event(event.type, event.rules, fields))
 
 
-def observe_entries(entries: Iterable[LogEntry], seat: Seat, first_seq: int = 0) -> list[LogEntry]:
-    """The log lines ``seat`` may read (:func:`observe_entry`), renumbered ``first_seq``,
-    ``first_seq + 1``, ... so a seat's log keeps the contract (no gaps in ``seq``). The
-    filter looks at one line at a time, so a growing log can be viewed piece by piece."""
-    seen = (observe_entry(entry, seat) for entry in entries)
-    kept = [entry for entry in seen if entry is not None]
+def observe_line(entry: LogEntry, seat: Seat, sightings: Sightings | None) -> list[LogEntry]:
+    """What ``seat`` reads of one log line: the line as :func:`observe_entry` gives it,
+    if the seat sees it, and for the heroes the sightings that follow it (R-C-MON-06),
+    from ``sightings``, which follows the whole log line by line. With no ``sightings``
+    (the adventure's board is not known) the heroes are told no monster's move at all.
+    Numbered as ``entry``: :func:`observe_entries` renumbers."""
+    seen = observe_entry(entry, seat)
+    if seat is not Seat.HEROES:
+        return [] if seen is None else [seen]
+    if sightings is None:
+        keep, news = entry.event.type != "monster.moved", []
+    else:
+        keep, news = sightings.follow(entry)
+    found = [seen] if seen is not None and keep else []
+    found.extend(LogEntry(entry.seq, entry.time, event) for event in news)
+    return found
+
+
+def observe_entries(
+    entries: Iterable[LogEntry],
+    seat: Seat,
+    first_seq: int = 0,
+    sightings: Sightings | None = None,
+) -> list[LogEntry]:
+    """The log lines ``seat`` may read (:func:`observe_line`), renumbered ``first_seq``,
+    ``first_seq + 1``, ... so a seat's log keeps the contract (no gaps in ``seq``). A
+    growing log can be viewed piece by piece (the heroes' with the same ``sightings``
+    each time, as it follows the log)."""
+    kept = [e for entry in entries for e in observe_line(entry, seat, sightings)]
     return [LogEntry(first_seq + i, e.time, e.event) for i, e in enumerate(kept)]

@@ -28,6 +28,7 @@ from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.plugins import is_named
+from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import IllegalActionError
 from undercroft.crawl.table import HUMAN, PLAYED_SEATS, Table
 from undercroft.render.narrate import describe
@@ -91,6 +92,8 @@ class CrawlGame:
         self.listeners: set[Callable[[], None]] = set()
         self._views: dict[Seat, list[LogEntry]] = {seat: [] for seat in PLAYED_SEATS}
         self._viewed = 0
+        # Where the monsters stand, followed along the log for the heroes' (R-C-MON-06).
+        self._sightings = Sightings.of_log(self.state.ruleset.adventure, self.log.header)
 
     # -- who is asking ---------------------------------------------------------------
 
@@ -152,7 +155,7 @@ class CrawlGame:
         new = self.log.entries[self._viewed :]
         for seat in PLAYED_SEATS:
             view = self._views[seat]
-            view.extend(observe_entries(new, seat, first_seq=len(view)))
+            view.extend(observe_entries(new, seat, len(view), self._sightings))
         self._viewed = len(self.log.entries)
 
     # -- acting ----------------------------------------------------------------------

@@ -19,11 +19,11 @@ from undercroft.crawl.content import check_settings, default_pack, load_pack, pa
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe_entries
 from undercroft.crawl.players import PartyError, check_party
-from undercroft.crawl.ruleset import Adventure
-from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.plugins import PolicyError, resolve_policy
+from undercroft.crawl.ruleset import Adventure
 from undercroft.crawl.settings import SettingError
 from undercroft.crawl.settings import parse as parse_setting
+from undercroft.crawl.sightings import Sightings
 from undercroft.render.narrate import NarrationError, narrate, summary_lines
 
 if TYPE_CHECKING:

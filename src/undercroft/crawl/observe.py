@@ -999,8 +999,9 @@ def observe_line(entry: LogEntry, seat: Seat, sightings: Sightings | None) -> li
     seen = observe_entry(entry, seat)
     if seat is not Seat.HEROES:
         return [] if seen is None else [seen]
+    news: list[Event] = []
     if sightings is None:
-        keep, news = entry.event.type != "monster.moved", []
+        keep = entry.event.type != "monster.moved"
     else:
         keep, news = sightings.follow(entry)
     found = [seen] if seen is not None and keep else []

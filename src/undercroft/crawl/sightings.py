@@ -168,10 +168,14 @@ class Sightings:
             self._known = known
         return self._known
 
-    def _seen(self, at: Pos | None) -> bool:
-        if at is None or not (0 <= at.x < self.width and 0 <= at.y < self.grid.height):
+    def shows(self, x: int, y: int) -> bool:
+        """Whether the heroes' board shows the square ``(x, y)``."""
+        if not (0 <= x < self.width and 0 <= y < self.grid.height):
             return False
-        return bool(self.known() >> (8 * (at.y * self.width + at.x)) & 1)
+        return bool(self.known() >> (8 * (y * self.width + x)) & 1)
+
+    def _seen(self, at: Pos | None) -> bool:
+        return at is not None and self.shows(at.x, at.y)
 
 
 def _pos(xy: Sequence[int]) -> Pos:

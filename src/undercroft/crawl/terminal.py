@@ -26,8 +26,8 @@ from undercroft.crawl.cli import MAX_SEED, _load, policies
 from undercroft.crawl.content import default_pack, load_pack
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import Observation, observe, observe_entries
-from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.players import PartyError, check_party
+from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import SaveError
 from undercroft.crawl.table import HUMAN, Table, read_save
 from undercroft.render.narrate import describe, name, summary_lines

@@ -123,6 +123,16 @@ class Board:
                 known |= self.grid.area == index
         return known
 
+    def drawn(self, at: list[int] | None) -> bool:
+        """Whether a monster at ``at`` is drawn: out of the heroes' sight it is not
+        (R-C-MON-06), nor in the frame of a line whose sighting comes after it (a hero's
+        step that takes a monster out of sight)."""
+        if at is None:
+            return False
+        if self.sightings is None:
+            return True
+        return self.sightings.shows(at[0], at[1])
+
     def set_char(self, at: Any, char: bytes) -> None:
         if self.chars is not None and isinstance(at, list) and len(at) == 2:
             x, y = int(at[0]), int(at[1])
@@ -202,8 +212,7 @@ class Board:
         return {
             "light": self.light,
             "heroes": [dict(h) for h in self.heroes.values()],
-            # A monster out of the heroes' sight is not drawn (R-C-MON-06).
-            "monsters": [dict(m) for m in self.monsters.values() if m["pos"] is not None],
+            "monsters": [dict(m) for m in self.monsters.values() if self.drawn(m["pos"])],
             "traps": [dict(t) for t in self.traps.values()],
             "corpses": [dict(c) for c in self.corpses.values()],
             "exits": self.exits,

@@ -4,6 +4,7 @@ draws one, and the heroes' socket gets no frame for a DM move they cannot see.""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -92,10 +93,28 @@ def test_the_heroes_socket_gets_no_frame_for_a_move_they_cannot_see() -> None:
         response = client.post(url, headers=bearer(tokens["dm"]), json=to_json(action))
         assert response.status_code == 200, response.text
 
+    # Each frame the socket works out, before it decides whether to send it.
+    made: list[int] = []
+    frame = game.frame
+
+    def counted(seat: Seat, since: int = 0) -> dict[str, Any]:
+        found = frame(seat, since)
+        made.append(found["version"])
+        return found
+
+    game.frame = counted  # type: ignore[method-assign]
     socket = f"/api/crawl/games/{game_id}/ws?token={tokens['heroes']}"
     with client.websocket_connect(socket) as ws:
         first: dict[str, Any] = ws.receive_json()
         dm_acts(move)
+        # The test client runs the socket on an event loop of its own: a message from the
+        # page wakes it to see the change (the server runs both on one loop).
+        ws.send_text("{}")
+        waited = 0.0
+        while len(made) < 2 and waited < 10:  # the socket has looked at the change
+            time.sleep(0.01)
+            waited += 0.01
+        assert made == [first["version"]] * 2  # it saw nothing new
         assert observe(game.state, Seat.HEROES).to_json() == first["observation"]
         dm_acts(Done())  # a change the heroes see: Monsters' Movement is over
         second: dict[str, Any] = ws.receive_json()

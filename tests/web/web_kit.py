@@ -103,8 +103,9 @@ def walk(value: Any) -> Any:
 
 def assert_hidden(message: Any, secrets: Secrets, *, board: bool = True) -> None:
     """A message sent to the heroes (parsed JSON) holds none of ``secrets``. ``board``:
-    also check that the squares not known now are ``?`` (only for a message of this
-    moment: what the heroes see changes as they move)."""
+    also check that the squares not known now are ``?`` and that no monster stands on
+    one (R-C-MON-06; only for a message of this moment: what the heroes see changes as
+    they move)."""
     text = json.dumps(message)
     for name in secrets.areas:
         assert json.dumps(name) not in text, f"unrevealed area {name!r} sent to the heroes"
@@ -117,6 +118,11 @@ def assert_hidden(message: Any, secrets: Secrets, *, board: bool = True) -> None
             assert tuple(d["at"]) not in secrets.traps, f"undetected trap {d} sent to the heroes"
         if d.get("type") == "roll":
             assert not d.get("hidden"), "a hidden roll (Detect Traps) sent to the heroes"
+        if board and isinstance(d.get("monsters"), list):
+            for m in d["monsters"]:
+                if isinstance(m, dict):  # figures, not a log line's list of ids
+                    at = tuple(m["pos"])
+                    assert at not in secrets.unknown, f"{m['id']} out of sight sent to heroes"
         drawn = d.get("board")
         if board and isinstance(drawn, str):
             rows = drawn.split("\n")

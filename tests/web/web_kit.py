@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import known_squares, observe
+from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import State
 from undercroft.web.app import create_app
 from undercroft.web.crawl_games import CrawlGame
@@ -87,6 +88,21 @@ def secrets_of(state: State) -> Secrets:
         frozenset(traps),
         frozenset(face_down),
         frozenset(unknown),
+    )
+
+
+def never_seen(game: CrawlGame) -> frozenset[tuple[int, int]]:
+    """The squares the heroes' board never showed in the game so far (a replay may draw
+    any square it showed at some line: the board as the heroes saw it then)."""
+    state = game.state
+    sightings = Sightings.of_log(state.ruleset.adventure, game.log.header)
+    ever = sightings.known()
+    for entry in game.log.entries:
+        sightings.follow(entry)
+        ever |= sightings.known()
+    width, height = state.grid.width, state.grid.height
+    return frozenset(
+        (x, y) for y in range(height) for x in range(width) if not ever >> (8 * (y * width + x)) & 1
     )
 
 

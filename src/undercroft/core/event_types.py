@@ -50,6 +50,10 @@ CRAWL: Final = DICE | frozenset(
         "monster.ability",
         "monster.appeared",
         "monster.moved",
+        # Only in the heroes' view of a log (R-C-MON-06, crawl/sightings.py): a monster
+        # that walked out of their sight, or came into it; a seat's log read back has them.
+        "monster.hidden",
+        "monster.seen",
         "monster.slain",
         "monsters.surprised",
         "moved",

@@ -19,8 +19,10 @@ from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe_entries
 from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.plugins import PolicyError, resolve_policy
+from undercroft.crawl.ruleset import Adventure
 from undercroft.crawl.settings import SettingError
 from undercroft.crawl.settings import parse as parse_setting
+from undercroft.crawl.sightings import Sightings
 from undercroft.defaults import DEFAULT_DM, DEFAULT_HEROES, MAX_SEED
 from undercroft.render.narrate import NarrationError, narrate, summary_lines
 
@@ -208,7 +210,8 @@ def run_crawl(
         _policy_broke(exc, policy, dm)
     assert result.log is not None
     if log is not None:
-        write_view(result.log, log, Seat.HEROES if view == "heroes" else Seat.DM)
+        seat = Seat.HEROES if view == "heroes" else Seat.DM
+        write_view(result.log, log, seat, result.state.ruleset.adventure)
     if not quiet:
         adv = chosen.adventures[adventure_id]
         out.print(f"[bold]{adv.name}[/bold] — {adv.intro}".rstrip(" —"))
@@ -218,10 +221,11 @@ def run_crawl(
         out.print(line, markup=False, soft_wrap=True)
 
 
-def write_view(log: EventLog, path: Path, seat: Seat) -> None:
-    """Write the log as ``seat`` sees it (the heroes' view hides what they may not know)."""
-
-    view = EventLog(log.header, observe_entries(log.entries, seat), log.summary)
+def write_view(log: EventLog, path: Path, seat: Seat, adventure: Adventure) -> None:
+    """Write the log as ``seat`` sees it (the heroes' view hides what they may not know,
+    monsters out of their sight too: R-C-MON-06)."""
+    sightings = Sightings.of_log(adventure, log.header)
+    view = EventLog(log.header, observe_entries(log.entries, seat, 0, sightings), log.summary)
     writing("--log", path, lambda: view.write(path))
 
 
@@ -347,7 +351,7 @@ def campaign_play(
 
     def write_log(result: Any) -> None:
         if log is not None and result.log is not None:
-            write_view(result.log, log, Seat.DM)
+            write_view(result.log, log, Seat.DM, result.state.ruleset.adventure)
 
     try:
         current, result = campaign.play(

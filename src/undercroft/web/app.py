@@ -314,13 +314,18 @@ def create_app(
         reader = asyncio.create_task(drain(websocket, changed))
         try:
             sent = since
+            shown: int | None = None
             while not reader.done():
                 changed.clear()
                 frame = await anyio.to_thread.run_sync(game.frame, who.seat, sent)
                 with contextlib.suppress(RefusalError):
                     games.get(game_id)  # a game watched live is in use: it does not expire
-                sent = frame["next"]
-                await websocket.send_json(frame)
+                if frame["version"] != shown:
+                    # Only a frame that shows something new: the heroes get none for a DM
+                    # move they cannot see (R-C-MON-06).
+                    shown = frame["version"]
+                    sent = frame["next"]
+                    await websocket.send_json(frame)
                 await changed.wait()
         except (WebSocketDisconnect, RuntimeError):
             pass  # the page went away mid-send

@@ -15,6 +15,7 @@ only what the seat already knows. A refused request changes nothing.
 from __future__ import annotations
 
 import hmac
+import json
 import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -28,6 +29,7 @@ from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.plugins import is_named
+from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import IllegalActionError
 from undercroft.crawl.table import HUMAN, PLAYED_SEATS, Table
 from undercroft.render.narrate import describe
@@ -93,6 +95,10 @@ class CrawlGame:
         self.listeners: set[Callable[[], None]] = set()
         self._views: dict[Seat, list[LogEntry]] = {seat: [] for seat in PLAYED_SEATS}
         self._viewed = 0
+        self._shown: dict[Seat, tuple[str, int]] = {}
+        """Per seat, what its last frame showed (as JSON) and the version it had."""
+        # Where the monsters stand, followed along the log for the heroes' (R-C-MON-06).
+        self._sightings = Sightings.of_log(self.state.ruleset.adventure, self.log.header)
 
     # -- who is asking ---------------------------------------------------------------
 
@@ -131,19 +137,34 @@ class CrawlGame:
 
     def frame(self, seat: Seat, since: int = 0) -> dict[str, Any]:
         """What the socket pushes: the observation, the seat's log lines from ``since``
-        with their sentences, and the summary when the adventure is over."""
+        with their sentences, and the summary when the adventure is over. Its
+        ``version`` is the seat's own (:meth:`seat_version`)."""
         with self.lock:
             self._catch_up()
             lines = self._views[seat][max(0, since) :]
+            observation = observe(self.state, seat).to_json()
             return {
                 "type": "observation",
-                "version": self.version,
-                "observation": observe(self.state, seat).to_json(),
+                "version": self._seat_version(seat, observation),
+                "observation": observation,
                 "events": [entry_view(e) for e in lines],
                 "next": len(self._views[seat]),
                 "summary": self.summary(),
                 "players": self.seat_players(),
             }
+
+    def _seat_version(self, seat: Seat, observation: dict[str, Any]) -> int:
+        """A number that grows each time what ``seat`` sees changes (its observation, its
+        log, the summary), and only then: a change the seat cannot see, such as the DM
+        moving a monster out of the heroes' sight (R-C-MON-06), leaves it as it was, so
+        the socket sends no frame for it and the next frame does not count it."""
+        seen = json.dumps([observation, len(self._views[seat]), self.summary()], sort_keys=True)
+        last = self._shown.get(seat)
+        if last is not None and last[0] == seen:
+            return last[1]
+        version = 1 if last is None else last[1] + 1
+        self._shown[seat] = (seen, version)
+        return version
 
     def finished(self) -> bool:
         return self.state.is_terminal()
@@ -159,7 +180,7 @@ class CrawlGame:
         new = self.log.entries[self._viewed :]
         for seat in PLAYED_SEATS:
             view = self._views[seat]
-            view.extend(observe_entries(new, seat, first_seq=len(view)))
+            view.extend(observe_entries(new, seat, len(view), self._sightings))
         self._viewed = len(self.log.entries)
 
     # -- acting ----------------------------------------------------------------------

@@ -84,7 +84,7 @@ PLACEHOLDERS = {
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A keep save, a crawl log, a keep log and a campaign database."""
+    """A keep save, a crawl log, a keep log, a `play crawl` save and a campaign database."""
     from undercroft.crawl.campaign import new
     from undercroft.keep.save import save_world
     from undercroft.keep.scenario import build_world
@@ -100,6 +100,10 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ):
         result = runner.invoke(app, args)
         assert result.exit_code == 0, result.output
+    played = runner.invoke(
+        app, ["play", "crawl", "--save", str(folder / "play.json")], input="1\nq\n"
+    )
+    assert played.exit_code == 0, played.output
     new(folder / "c.sqlite", "c1", ["brenna", "garrick", "durn"])
     return folder
 
@@ -158,6 +162,8 @@ def set_up(case: dict[str, Any], folder: Path, made: Path) -> None:
         shutil.copy(made / "keep.jsonl", folder / "keep.jsonl")
     if case.get("campaign"):
         shutil.copy(made / "c.sqlite", folder / "c.sqlite")
+    if case.get("play"):
+        shutil.copy(made / "play.json", folder / "play.json")
     for source, target in case.get("shipped", []):
         shutil.copy(SRC / source, folder / target)
     for statement in case.get("sql", []):

@@ -162,8 +162,10 @@ from undercroft.cli import app
 
 def walk(command, words):
     yield words
-    for name, sub in sorted(getattr(command, "commands", {}).items()):
-        yield from walk(sub, [*words, name])
+    if hasattr(command, "list_commands"):  # a group; its commands load when asked for
+        ctx = command.make_context("undercroft", [], resilient_parsing=True)
+        for name in sorted(command.list_commands(ctx)):
+            yield from walk(command.get_command(ctx, name), [*words, name])
 
 for words in walk(typer.main.get_command(app), []):
     print("=== " + " ".join(words), flush=True)

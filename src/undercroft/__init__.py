@@ -4,11 +4,8 @@ Two rulesets share one core (:mod:`undercroft.core`): *crawl*, a turn-based tabl
 dungeon crawl, and *keep*, a dungeon-keeper simulation. See ``docs/`` and the README.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("undercroft")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0+unknown"
+# The one place the version is written (pyproject.toml reads it from here, hatch's
+# dynamic version): asking importlib.metadata would cost every command a tenth of a second.
+__version__ = "0.4.1"
 
 __all__ = ["__version__"]

@@ -5,46 +5,126 @@ Exit codes: 0 success; 1 the command ran and found problems it reports (none yet
 path that cannot be written), explained in one paragraph that names the file, line and
 field or the option, never with a traceback; 130 interrupted (Ctrl-C), with no
 half-written file left behind. The shared helpers are in :mod:`undercroft.clikit`.
+
+The commands live beside what they drive and are imported only when they run
+(:mod:`undercroft.clilazy`): this module imports typer and nothing of the engines, so
+``undercroft --version`` and ``undercroft --help`` answer at once.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from undercroft import __version__
-from undercroft import demo as demo_module
-from undercroft.analysis.cli import register as register_analysis
-from undercroft.clikit import Output, err, fail, interruptible
-from undercroft.core import catalogue
-from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
-from undercroft.crawl import content as crawl_content  # registers the crawl content kinds
-from undercroft.crawl.cli import register as register_crawl
-from undercroft.crawl.terminal import register as register_play
-from undercroft.keep import scenario as keep_scenario  # also registers the keep content kinds
-from undercroft.keep.cli import register as register_keep
-from undercroft.web.cli import register as register_web
+from undercroft.clilazy import Lazy, LazyGroup, size_help_for_pipes
+
+
+class RootGroup(LazyGroup):
+    """``undercroft``'s commands, in the order its help lists them."""
+
+    lazy = (
+        Lazy(
+            "demo",
+            "undercroft.demo:show",
+            "Show the engine at work: a map, line of sight, a path and exact dice odds.",
+        ),
+        Lazy(
+            "check",
+            "undercroft.cli_basics:check",
+            "Validate content files (TOML) against their schema; mistakes name file:line:key.",
+        ),
+        Lazy(
+            "rules",
+            "undercroft.cli_basics:rules",
+            "List the rule catalogue, show one rule, or report rule coverage.",
+        ),
+        Lazy(
+            "list",
+            "undercroft.cli_basics:list_content",
+            "List what the installed content holds, so you can see what to run.",
+        ),
+        Lazy("run", "undercroft.cli:run_app", "Play a ruleset to the end and print an account."),
+        Lazy(
+            "replay",
+            "undercroft.crawl.cli:replay",
+            "Print the account of a game from its saved log.",
+        ),
+        Lazy("play", "undercroft.crawl.terminal:play_app", "Play a ruleset yourself."),
+        Lazy(
+            "campaign",
+            "undercroft.crawl.cli:campaign_app",
+            "A crawl campaign: heroes, items, deaths and revivals kept between adventures.",
+        ),
+        Lazy(
+            "serve",
+            "undercroft.web.cli:serve",
+            "Start the web app: the crawl lobby, play in the browser, replays (docs/web.md).",
+        ),
+        Lazy(
+            "batch",
+            "undercroft.analysis.cli:batch",
+            "Play N seeded games and report the results with their 95% intervals.",
+        ),
+        Lazy(
+            "sweep",
+            "undercroft.analysis.cli:sweep",
+            "A batch for every combination of the --set values, plotted against them.",
+        ),
+        Lazy(
+            "compare",
+            "undercroft.analysis.cli:compare",
+            "Two batches side by side: is each metric's change real or noise?",
+        ),
+        Lazy(
+            "odds",
+            "undercroft.analysis.cli:odds",
+            "Exact probabilities from the rules' own chance nodes, as fractions and percentages.",
+            command_class="DiceCommand",
+        ),
+        Lazy(
+            "results",
+            "undercroft.analysis.cli:results_app",
+            "The results catalogue: past batches, sweeps and comparisons (DuckDB).",
+        ),
+    )
+
+
+class RunGroup(LazyGroup):
+    """``undercroft run``: one game of a ruleset."""
+
+    lazy = (
+        Lazy(
+            "crawl",
+            "undercroft.crawl.cli:run_crawl",
+            "Play one crawl adventure to the end and tell what happened.",
+        ),
+        Lazy(
+            "keep",
+            "undercroft.keep.cli:run_keep",
+            "Run a keep scenario: a day-by-day account and a summary of the workload.",
+        ),
+    )
+
 
 app = typer.Typer(
     name="undercroft",
+    cls=RootGroup,
     help="A rules-exact simulation engine for dungeon games (crawl and keep).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
 )
-out = Output()
 
-run_app = typer.Typer(help="Play a ruleset to the end and print an account.", no_args_is_help=True)
-app.add_typer(run_app, name="run")
+run_app = typer.Typer(
+    cls=RunGroup, help="Play a ruleset to the end and print an account.", no_args_is_help=True
+)
 
 
 def _version(value: bool) -> None:
     if value:
-        out.print(f"undercroft {__version__}")
+        print(f"undercroft {__version__}")
         raise typer.Exit()
 
 
@@ -56,203 +136,12 @@ def main_options(
     ] = False,
 ) -> None:
     """undercroft runs the crawl and keep dungeon rulesets exactly as written."""
-
-
-@app.command()
-def demo() -> None:
-    """Show the engine at work: a map, line of sight, a path and exact dice odds."""
-    demo_module.run(out)
-
-
-@app.command()
-@interruptible
-def check(
-    paths: Annotated[
-        list[Path], typer.Argument(help="Content files or folders of *.toml files to validate.")
-    ],
-) -> None:
-    """Validate content files (TOML) against their schema; mistakes name file:line:key."""
-    problems: list[str] = []
-    checked = 0
-    for root in paths:
-        if not root.exists():
-            fail(f"{root}: no such file or folder.")
-        crawl_files: list[Path] = []
-        if root.is_dir() and not any(root.rglob("*.toml")):
-            fail(f"{root}: a folder with no *.toml content files in it (nor below it).")
-        for path in iter_content_files(root):
-            checked += 1
-            try:
-                model = check_file(path)
-            except ContentError as exc:
-                problems.extend(str(p) for p in exc.problems)
-                continue
-            if str(getattr(model, "kind", "")).startswith("crawl-"):
-                crawl_files.append(path)
-        if crawl_files and not problems:
-            # Cross-file checks: unknown spells, monsters, items, boards; doors on walls.
-            pack_root = Path(os.path.commonpath([p.parent for p in crawl_files]))
-            try:
-                crawl_content.load_pack(pack_root)
-            except ContentError as exc:
-                problems.extend(str(p) for p in exc.problems)
-    if problems:
-        for line in problems:
-            err.print(line, highlight=False, soft_wrap=True, markup=False)
-        fail(
-            f"{len(problems)} problem(s) in the content checked; each line above names "
-            "file:line: key: what is wrong (and the allowed values where there is a list). "
-            f"Known kinds of content file: {', '.join(sorted(kinds()))}."
-        )
-    out.print(f"ok: {checked} content file(s) valid")
-
-
-@app.command()
-def rules(
-    rule_id: Annotated[
-        str | None, typer.Argument(help="Show one rule or ruling by its ID.")
-    ] = None,
-    show_coverage: Annotated[
-        bool,
-        typer.Option("--coverage", help="List each rule with the code and tests citing it."),
-    ] = False,
-    ruleset: Annotated[str | None, typer.Option(help="Only 'crawl', 'keep' or 'rulings'.")] = None,
-    root: Annotated[
-        Path | None, typer.Option(help="The undercroft source folder (default: found upward).")
-    ] = None,
-) -> None:
-    """List the rule catalogue, show one rule, or report rule coverage."""
-    if ruleset not in (None, "crawl", "keep", "rulings"):
-        fail(f"--ruleset must be 'crawl', 'keep' or 'rulings', not {ruleset!r}.")
-    try:
-        base = catalogue.find_root(root, exact=root is not None)
-        report = catalogue.coverage(base) if show_coverage else None
-        all_rules = report.rules if report else catalogue.load_rules(base)
-    except catalogue.CatalogueError as exc:
-        fail(str(exc))
-    selected = {k: r for k, r in all_rules.items() if ruleset in (None, r.ruleset)}
-    if rule_id is not None:
-        rule = all_rules.get(rule_id.upper())
-        if rule is None:
-            fail(f"no rule {rule_id!r} in the catalogue; `undercroft rules` lists them all.")
-        out.print(f"[bold]{rule.id}[/bold] ({rule.file}:{rule.line})\n{rule.text}")
-        return
-    if report is None:
-        table = Table("rule", "title")
-        for rule in selected.values():
-            table.add_row(rule.id, rule.title)
-        out.print(table)
-        return
-    _print_coverage(report, selected)
-
-
-def _first_few(items: list[str], n: int = 3) -> str:
-    more = f" (+{len(items) - n} more)" if len(items) > n else ""
-    return ", ".join(items[:n]) + more
-
-
-def _print_coverage(report: catalogue.Coverage, selected: dict[str, catalogue.Rule]) -> None:
-    table = Table(title="Rule coverage", show_lines=False)
-    table.add_column("rule", no_wrap=True)
-    table.add_column("code", overflow="fold")
-    table.add_column("tests", overflow="fold")
-    for rid in selected:
-        code = report.code.get(rid, [])
-        tests = report.tests.get(rid, [])
-        code_text = _first_few([str(c) for c in code])
-        test_text = _first_few([f"{c.file}::{c.name}" for c in tests])
-        table.add_row(rid, code_text or "[red]-[/red]", test_text or "[red]-[/red]")
-    out.print(table)
-    uncited = [rid for rid in report.uncited() if rid in selected]
-    unknown = report.unknown()
-    if unknown:
-        out.print(
-            f"[yellow]Cited but not in the catalogue:[/yellow] {', '.join(unknown)}",
-            soft_wrap=True,
-        )
-    out.print(
-        f"Uncited ({len(uncited)}): {', '.join(uncited) if uncited else 'none'}", soft_wrap=True
-    )
-    for name in ("crawl", "keep", "rulings"):
-        ids = [rid for rid, r in selected.items() if r.ruleset == name]
-        if ids:
-            done = sum(report.covered(rid) for rid in ids)
-            out.print(f"{name}: {done}/{len(ids)} cited by code and tests")
-
-
-LISTABLE = ("adventures", "heroes", "monsters", "spells", "items", "scenarios")
-
-
-@app.command("list")
-def list_content(
-    what: Annotated[str, typer.Argument(help="One of: " + ", ".join(LISTABLE) + ".")],
-    plain: Annotated[bool, typer.Option(help="One name a line, nothing else.")] = False,
-    pack: Annotated[
-        Path | None, typer.Option(help="A crawl content pack folder (default: the shipped one).")
-    ] = None,
-) -> None:
-    """List what the installed content holds, so you can see what to run."""
-    if what not in LISTABLE:
-        fail(f"cannot list {what!r}; choose one of: {', '.join(LISTABLE)}.")
-    rows = _content_rows(what, pack)
-    if plain:
-        for row in rows:
-            out.print(row[0], markup=False, highlight=False)
-        return
-    headers = {
-        "adventures": ("id", "name", "order"),
-        "heroes": ("id", "name", "traits", "spells"),
-        "monsters": ("id", "name", "encounter", "abilities"),
-        "spells": ("id", "name", "level", "casting"),
-        "items": ("id", "name", "deck"),
-        "scenarios": ("name",),
-    }[what]
-    table = Table(*headers, title=what)
-    for row in rows:
-        table.add_row(*row)
-    out.print(table)
-
-
-def _content_rows(what: str, pack: Path | None) -> list[tuple[str, ...]]:
-    if what == "scenarios":
-        return [(name,) for name in keep_scenario.shipped()]
-    try:
-        chosen = crawl_content.load_pack(pack) if pack else crawl_content.default_pack()
-    except ContentError as exc:
-        fail("the pack does not load:\n" + "\n".join(str(p) for p in exc.problems))
-    if what == "adventures":
-        return [
-            (a, chosen.adventures[a].name, str(chosen.order.get(a, 0)))
-            for a in chosen.campaign_order()
-        ]
-    if what == "heroes":
-        return [
-            (h.id, h.name, ", ".join(sorted(t.value for t in h.traits)), ", ".join(h.spells))
-            for h in chosen.heroes.values()
-        ]
-    if what == "monsters":
-        return [
-            (m.id, m.name, m.encounter.value, ", ".join(a.name for a in m.abilities))
-            for m in chosen.monsters.values()
-        ]
-    if what == "spells":
-        return [(s.id, s.name, str(s.level), s.casting.value) for s in chosen.spells.values()]
-    return [(i.id, i.name, i.kind.value) for i in chosen.items.values()]
-
-
-def _register_rulesets() -> None:
-    register_crawl(run_app, app)
-
-
-_register_rulesets()
-register_keep(run_app)
-register_web(app)
-register_play(app)
-register_analysis(app)
+    size_help_for_pipes()  # before a subcommand reads its options (and maybe --help)
 
 
 def main() -> None:
     """Entry point of the ``undercroft`` script."""
+    size_help_for_pipes()
     app()
 
 

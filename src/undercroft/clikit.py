@@ -14,14 +14,11 @@
 * :func:`checkpoints` - Ctrl-C during a long loop stops it at the next step boundary.
 * :class:`Output` - standard output for accounts and tables: as wide as the terminal, or
   wide enough when piped or redirected that a table keeps whole lines.
-* :data:`HELP_WIDTH` - ``--help`` piped or redirected is laid out this wide, not in
-  rich's 80 columns, where a long number (a seed's range) was cut across two lines.
 """
 
 from __future__ import annotations
 
 import functools
-import os
 import signal
 import sys
 import threading
@@ -61,29 +58,6 @@ err = Console(stderr=True, emoji=False)  # user text: `a:b:c` is no emoji code
 
 PIPED_WIDTH = 200
 """Columns of :class:`Output` when it is not a terminal and ``COLUMNS`` does not say."""
-
-HELP_WIDTH = 120
-"""Columns of typer's help (and usage errors) when standard output is not a terminal and
-neither ``TERMINAL_WIDTH`` (typer's) nor ``COLUMNS`` says: at rich's default of 80 the
-option table cut ``[0<=x<=18446744073709551615]`` in two, and at 100 it cropped the
-examples of ``run keep --set``."""
-
-
-def _size_help_for_pipes() -> None:
-    """Set :data:`HELP_WIDTH` for typer's help when it goes to a pipe or a file. typer
-    reads ``TERMINAL_WIDTH`` when it first formats help (its rich_utils loads then, not at
-    start), so the variable is set; if it is loaded already, its width is set too."""
-    stdout = sys.stdout
-    if stdout is None or stdout.isatty() or {"TERMINAL_WIDTH", "COLUMNS"} & set(os.environ):
-        return
-    os.environ["TERMINAL_WIDTH"] = str(HELP_WIDTH)
-    loaded = sys.modules.get("typer.rich_utils")
-    if loaded is not None and getattr(loaded, "MAX_WIDTH", None) is None:
-        setattr(loaded, "MAX_WIDTH", HELP_WIDTH)  # noqa: B010 (typer's module global)
-
-
-_size_help_for_pipes()
-
 
 class Output(Console):
     """A console for standard output that, when piped or redirected, is wide enough

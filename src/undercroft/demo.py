@@ -19,6 +19,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from undercroft.clikit import Output
 from undercroft.core.content import load_map
 from undercroft.core.dice import Band, D6Table, nds, opposed
 from undercroft.core.grid import DoorState, Grid, Pos
@@ -122,6 +123,11 @@ def _odds_table() -> Table:
         pct(head_out_chance(blunt=True, helmet=10)),
     )
     return table
+
+
+def show() -> None:
+    """Show the engine at work: a map, line of sight, a path and exact dice odds."""
+    run(Output())
 
 
 def run(console: Console | None = None) -> None:

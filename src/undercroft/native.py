@@ -39,6 +39,7 @@ MODULES = (
     "crawl/actions.py",
     "crawl/engine.py",
     "crawl/state.py",
+    "crawl/known.py",
     "crawl/distance.py",
     "crawl/turn.py",
     "crawl/death.py",

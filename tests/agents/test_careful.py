@@ -1,8 +1,8 @@
 """The careful party on scripted boards: the heal is cast, the hurt hero leaves the fight,
-the party waits to explore a goal's area together, Stamina follows the odds, Light is
-bought when none is wasted, healing is passed to who needs it; every decision says why.
-They check the players' choices, not the rules' outcomes (tests/crawl does), so they
-carry no rule marks.
+no door is forced in a fight, the party waits to explore a goal's area together, Stamina
+follows the odds, Light is bought when none is wasted, healing is passed to who needs it;
+every decision says why. They check the players' choices, not the rules' outcomes
+(tests/crawl does), so they carry no rule marks.
 """
 
 from __future__ import annotations
@@ -16,8 +16,19 @@ from undercroft.agents.careful import CarefulParty
 from undercroft.agents.knobs import CarefulKnobs
 from undercroft.agents.odds import fight_odds
 from undercroft.core.dice import DiceSampler
-from undercroft.core.grid import AreaInfo
-from undercroft.crawl.actions import DONE, Cast, Explore, FightStamina, Move, Roll, Trade, UseItem
+from undercroft.core.grid import AreaInfo, Pos
+from undercroft.crawl.actions import (
+    DONE,
+    Cast,
+    EndMovement,
+    Explore,
+    FightStamina,
+    Move,
+    OpenDoor,
+    Roll,
+    Trade,
+    UseItem,
+)
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
 from undercroft.crawl.ruleset import Goal, Ruleset, Trait
@@ -147,6 +158,37 @@ def test_the_party_waits_to_explore_a_goals_area_together() -> None:
     assert "waits to explore the Shrine" in policy.reason and "Bram" in policy.reason
     # With mustering off (the default), Ana explores at once.
     assert careful(muster=0).act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
+
+
+# A corridor with the orc at its far end; Bram stands in Ana's way, and a shut door below
+# Ana leads into a corridor nobody has seen (the planner's way round to the orc).
+BYWAY = board(
+    """
+    ##########
+    #ab.....o#
+    #+######.#
+    #........#
+    ##########
+    """
+)
+
+
+def test_no_door_is_forced_in_a_fight() -> None:
+    slay = Goal("orc", "Slay the orc.", "slay", "orc")
+    rules = ruleset(BYWAY, starts=("a", "b"), placements=[("orc", "o")], goals=[slay])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")  # past the surprise rolls: Ana moves first
+    door = OpenDoor("hero:ana", Pos(1, 2))
+    # Forcing the door would reveal more (C-TURN-04) and take Ana away from the fight:
+    # with ``hold`` she holds her ground for the orc to come.
+    policy = careful(hold=1)
+    assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:ana")
+    assert "holds its ground" in policy.reason
+    # Two turns of the fight with nobody next to a monster: she goes round after all.
+    policy.notes["contact"]["last"] -= 3
+    assert policy.act(observe(state, Seat.HEROES)) == door
+    # With the knob off (the default) she goes round at once, as ``basic`` does.
+    assert careful().act(observe(state, Seat.HEROES)) == door
 
 
 @pytest.mark.parametrize(

@@ -95,7 +95,10 @@ def test_a_full_disk_is_exit_2_naming_the_path_and_leaves_nothing(
                                 terminal_width=400)  # fmt: skip
     monkeypatch.undo()
     stderr = " ".join(result.stderr.split())
-    assert disk.refused >= 1, "the command wrote nothing through the simulated disk"
+    assert disk.refused >= 1, (
+        f"the command wrote nothing through the simulated disk: exit {result.exit_code}, "
+        f"{result.exception!r}"
+    )
     assert result.exit_code == 2, result.output + result.stderr
     assert result.exception is None or isinstance(result.exception, SystemExit), (
         f"{type(result.exception).__name__}: {result.exception}"

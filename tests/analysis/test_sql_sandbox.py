@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from analysis.analysis_kit import Played, invoke
+from undercroft.analysis import results
 
 
 def sql(cat: Path, query: str, *more: str) -> tuple[int, str, str]:
@@ -98,3 +99,21 @@ def test_a_catalogue_that_is_not_ours_is_refused(
         assert code == 2 and "not a results catalogue" in stderr, stderr
     assert not (tmp_path / ".duckdb").exists()
 
+
+
+def test_one_process_runs_query_after_query_even_after_a_failed_one(played: Played) -> None:
+    """DuckDB shares one database instance among a process's connections to a file: the
+    locked configuration of one sandbox refused the next ("Cannot change configuration
+    option allowed_paths"), a traceback, once a failed query's traceback kept the first
+    connection alive. Each sandbox is a database of its own."""
+    kept: list[BaseException] = []
+    try:
+        with results.sandbox(played.catalogue) as conn:
+            reader = conn.sql("SELECT * FROM crawl_runs").to_arrow_reader()
+            raise OSError(28, f"No space left on device ({reader.schema.names[0]})")
+    except Exception as exc:
+        kept.append(exc)
+    assert kept
+    for _ in range(3):
+        answer = results.query(played.catalogue, "SELECT count(*) FROM crawl_runs")
+        assert answer.rows[0][0] > 0

@@ -8,7 +8,10 @@ from crawl_kit import board, events, ruleset, start
 
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl.actions import Done, EndMovement, Move, SpendStamina, Step
+from undercroft.crawl.engine import Seat
 from undercroft.crawl.movement import allowance, remaining
+from undercroft.crawl.observe import observe
+from undercroft.crawl.reveal import spawn
 from undercroft.crawl.ruleset import Options
 from undercroft.crawl.state import IllegalActionError, State
 
@@ -158,3 +161,43 @@ def test_furniture_blocks_movement_but_not_sight() -> None:
     assert Pos(3, 1) not in steps(state, ANA)
     with pytest.raises(IllegalActionError):
         state.apply(Move(ANA, (Pos(3, 1), Pos(4, 1))))
+
+
+# A hall that turns down into a bend no hero at a sees, then a low passage.
+BEND = board(
+    """
+    #######
+    #a...##
+    ####.##
+    #....##
+    #######
+    """,
+    """
+    #######
+    #HHHH##
+    ####C##
+    #LLLL##
+    #######
+    """,
+    {
+        "H": AreaInfo("Hall"),
+        "C": AreaInfo("Bend", kind="corridor"),
+        "L": AreaInfo("Low", kind="corridor"),
+    },
+)
+
+
+@pytest.mark.rule("C-TURN-03", "C-LOS-01", "R-C-MON-06")
+def test_a_walk_planned_through_an_unseen_monster_stops_before_it() -> None:
+    state, _ = start(ruleset(BEND, starts=("a",)), ["ana"])
+    orc = spawn(state, "orc", Pos(4, 2), None)  # in the Bend, out of Ana's sight
+    assert observe(state, Seat.HEROES).monsters == ()
+    state.apply(SpendStamina("hero:ana", 1))  # five squares this turn
+    # The heroes cannot know the orc is there, so their plan is not refused (a refusal
+    # would tell them); the walk stops before the orc, which Ana then sees.
+    state.apply(Move("hero:ana", (Pos(2, 1), Pos(3, 1), Pos(4, 1), Pos(4, 2), Pos(4, 3))))
+    assert state.heroes["hero:ana"].pos == Pos(4, 1)
+    assert [m["id"] for m in observe(state, Seat.HEROES).monsters] == [orc.id]
+    # Once seen, the orc blocks a plan through it as any figure does.
+    with pytest.raises(IllegalActionError):
+        state.apply(Move("hero:ana", (Pos(4, 2), Pos(4, 3))))

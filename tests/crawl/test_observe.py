@@ -7,7 +7,8 @@ from crawl_kit import board, ruleset, start
 
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.observe import AREA_KEY, UNKNOWN, observe
+from undercroft.crawl.observe import AREA_KEY, UNKNOWN, MonsterSeen, View, observe
+from undercroft.crawl.reveal import spawn
 from undercroft.crawl.ruleset import Goal
 from undercroft.crawl.state import State
 
@@ -111,3 +112,17 @@ def test_the_goals_the_heroes_see_name_their_targets() -> None:
         ("orc", "slay", "orc", False, False),
         ("vault", "visit", "Vault", False, False),
     ]
+
+
+@pytest.mark.rule("C-LOS-01", "C-TURN-04", "R-C-MON-06")
+def test_a_monster_on_board_not_uncovered_is_out_of_the_heroes_sight() -> None:
+    state = game()
+    orc = spawn(state, "orc", Pos(6, 1), None)  # in the Vault, behind the shut door
+    assert [m["id"] for m in observe(state, Seat.DM).monsters] == [orc.id]
+    assert observe(state, Seat.HEROES).monsters == ()
+    assert View(state, Seat.HEROES).monsters_seen() == ()
+    # The Vault's tiles laid on the table: the orc on them is seen by all, though no
+    # hero sees its square through the shut door.
+    state.revealed.add("Vault")
+    assert [(m["id"], m["pos"]) for m in observe(state, Seat.HEROES).monsters] == [(orc.id, [6, 1])]
+    assert View(state, Seat.HEROES).monsters_seen() == (MonsterSeen(orc.id, Pos(6, 1), 3),)

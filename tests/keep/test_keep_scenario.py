@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from keep_kit import HALL, make_world
+from keep_kit import HALL, THREE_DOORS, make_world
 
 from undercroft.core.content import ContentError, check_file
 from undercroft.core.events import EventLog
@@ -150,6 +150,78 @@ def test_a_portal_must_be_on_the_edge() -> None:
     inland = HALL.replace("#####p#####", "###########").replace("#.........#", "#..p......#", 1)
     text = problems(inland, "")
     assert "portal (3,1) is not on the edge of the map" in text
+
+
+ON_A_WALL = [
+    ("[master]\nat = [0, 4]\n", "master.at"),
+    ('[[minion]]\nbreed = "kobold"\nat = [10, 2]\n', "minion[0].at"),
+    ('[[minion]]\nbreed = "kobold"\nat = [2, 2]\nbed = [0, 2]\n', "minion[0].bed"),
+    ('[[creature]]\nbreed = "wolf"\nat = [4, 9]\n', "creature[0].at"),
+    ('[[lair]]\nname = "den"\nat = [0, 0]\n', "lair[0].at"),
+    ("[[treasure]]\nat = [10, 9]\namount = 3\n", "treasure[0].at"),
+    ('[[prisoner]]\nclass = "warrior"\nat = [0, 5]\n', "prisoner[0].at"),
+    ('[stockpile]\nat = [0, 3]\nmetal = 5\n', "stockpile.at"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("extra", "key"), ON_A_WALL, ids=[key for _, key in ON_A_WALL])
+def test_nothing_is_placed_on_a_wall(extra: str, key: str) -> None:
+    text = problems(HALL, extra)
+    assert f" {key}: " in text and "is solid rock, not a square anyone can stand on" in text
+
+
+def test_a_label_names_one_thing_and_a_door_has_one_entry() -> None:
+    doors = """
+[[door]]
+at = [4, 6]
+name = "left"
+
+[[door]]
+at = [4, 6]
+name = "right"
+
+[[minion]]
+breed = "kobold"
+at = [1, 1]
+name = "left"
+"""
+    text = problems(THREE_DOORS, doors)
+    assert "door[1].at: door[0] already describes the door at (4,6)" in text
+    assert "minion[0].name: the label 'left' is used twice (first at door[0].name)" in text
+
+
+def test_scripted_builds_visits_and_settlings_name_what_the_world_has() -> None:
+    text = problems(
+        HALL,
+        """
+[[script]]
+when = "day 2 10:00"
+do = "build"
+kind = "laser"
+at = [2, 2]
+
+[[script]]
+when = "day 2 11:00"
+do = "visit"
+breed = "dragon"
+portal = "p"
+
+[[script]]
+when = "day 2 12:00"
+do = "settle"
+creature = "creature:1"
+lair = "nowhere"
+""",
+    )
+    assert "script[0].kind: unknown structure kind 'laser'" in text
+    assert "script[1].breed: no creature or merchant kind 'dragon'" in text
+    assert "script[2].lair: no lair named 'nowhere'" in text
+
+
+@pytest.mark.rule("R-K-REARM-01")
+def test_a_negative_rearm_target_is_refused() -> None:
+    text = problems(HALL, "[options]\nrearm_target = -1\n")
+    assert "options.rearm_target: Input should be greater than or equal to 0" in text
 
 
 def test_the_example_in_the_user_guide_runs() -> None:

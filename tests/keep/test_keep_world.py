@@ -160,6 +160,26 @@ def test_a_broken_save_is_reported(tmp_path: Path) -> None:
         load_world(bad)
 
 
+def test_a_save_names_its_scenario_and_structures_of_known_kinds(tmp_path: Path) -> None:
+    world, _ = make_world(HALL)  # a scenario of one's own: the save says where it came from
+    put(world, "pressure_plate", 2, 2)
+    save_world(world, tmp_path / "own.json")
+    assert load_world(tmp_path / "own.json").scenario_file == "<scenario>"
+    data = json.loads((tmp_path / "own.json").read_text(encoding="utf-8"))
+    del data["scenario_file"]
+    (tmp_path / "lost.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SaveError, match="scenario: 'test' is no shipped scenario"):
+        load_world(tmp_path / "lost.json")
+    save_world(build_world("tutorial"), tmp_path / "shipped.json")
+    data = json.loads((tmp_path / "shipped.json").read_text(encoding="utf-8"))
+    assert "scenario_file" not in data
+    trigger = next(s for s in data["structures"] if s["class"] == "Trigger")
+    trigger["kind"] = "spinning_blades"  # a mechanism's kind on a trigger
+    (tmp_path / "odd.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SaveError, match=r"unknown trigger kind 'spinning_blades' \(known: trip"):
+        load_world(tmp_path / "odd.json")
+
+
 def test_the_log_is_the_same_in_other_processes(tmp_path: Path) -> None:
     import os
     import subprocess

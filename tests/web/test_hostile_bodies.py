@@ -3,6 +3,11 @@ the wrong content type (a cross-site form post), partial bodies."""
 
 from __future__ import annotations
 
+import signal
+import socket
+import subprocess
+import sys
+import time
 from typing import Any
 
 import pytest
@@ -75,3 +80,64 @@ def test_a_log_with_a_lone_surrogate_replays_or_is_refused_never_a_500(client: A
         assert body != text
         response = client.post("/api/replays", content=body.encode())
         assert response.status_code < 500, response.text
+
+
+def send_and_hang_up(port: int, head: bytes, body: bytes, *, wait: float = 0.0) -> None:
+    """Open a connection, send ``head`` and part of a body, and close it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(head + body)
+        time.sleep(wait)
+
+
+def test_a_client_that_hangs_up_mid_body_leaves_no_traceback() -> None:
+    """Bodies cut short (a length promised and not sent, a chunked body never ended, a log
+    to replay cut at 100 KiB) and a client gone before its answer: the server goes on and
+    its log holds no traceback (uvicorn as ``undercroft serve`` runs it)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "undercroft.cli", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        host = b"Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        game = b'{"adventure": "bone-priest", "seed": 1, "heroes": "basic", "dm": "basic"}'
+        cases = [
+            (b"POST /api/crawl/games HTTP/1.1\r\n" + host + b"Content-Length: 1000\r\n\r\n", game),
+            (
+                b"POST /api/crawl/games HTTP/1.1\r\n"
+                + host
+                + b"Transfer-Encoding: chunked\r\n\r\n",
+                b"10\r\n" + game[:16] + b"\r\n",
+            ),
+            (
+                b"POST /api/replays HTTP/1.1\r\n" + host + b"Content-Length: 5000000\r\n\r\n",
+                b'{"type": "header"}\n' * 5000,
+            ),
+            (
+                b"POST /api/crawl/games HTTP/1.1\r\n"
+                + host
+                + b"Content-Length: %d\r\n\r\n" % len(game),
+                game,  # whole, then gone before the answer
+            ),
+        ]
+        for head, body in cases:
+            send_and_hang_up(port, head, body, wait=0.2)
+        time.sleep(1)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+            connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert connection.recv(100).startswith(b"HTTP/1.1 200")
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "ERROR" not in stderr, stderr

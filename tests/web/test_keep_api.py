@@ -55,6 +55,29 @@ def test_a_watched_world_is_the_world_run_keep_runs() -> None:
     assert client.post("/api/keep/worlds", json={"scenario": "../etc"}).status_code == 422
 
 
+def test_a_body_the_schema_refuses_is_refused_not_half_read() -> None:
+    """What ``/openapi.json`` says the keep routes read is what they accept: advance takes
+    exactly one of ``minutes`` and ``next``, a new world only ``scenario`` and ``seed``
+    (each was once read in part, the rest ignored; the schema fuzz test's negative cases
+    expect a 4xx)."""
+    client = make_client()
+    url, auth = new_world(client, "tutorial", 1)
+    bodies: list[dict[str, Any]] = [
+        {"minutes": 5, "next": "trap"},
+        {"next": True, "minutes": 0},
+        {"minutes": 5, "speed": 2},
+        {},
+    ]
+    for body in bodies:
+        response = client.post(f"{url}/advance", headers=auth, json=body)
+        assert response.status_code == 422, body
+        assert set(response.json()) == {"error"}
+    assert client.get(f"{url}/view", headers=auth).json()["clock"]["minute"] == 0
+    made = client.post("/api/keep/worlds", json={"scenario": "tutorial", "colour": "red"})
+    assert made.status_code == 422 and made.json()["error"].startswith("unknown field(s) colour")
+    assert len(app_of(client).state.worlds) == 1
+
+
 def test_next_event_jumps_to_an_invasion_then_a_trap_then_a_death() -> None:
     client = make_client()
     url, auth = new_world(client, "mid", 1)

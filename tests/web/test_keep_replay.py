@@ -97,4 +97,6 @@ def test_a_bad_or_foreign_log_is_refused_naming_why(keep_log: tuple[World, str])
     refused = client.post("/api/replays", content=broken.encode())
     assert refused.status_code == 422 and "the log:6:" in refused.json()["error"]
     assert client.post("/api/replays", content=b"\xff\xfe").status_code == 422
-    assert client.post("/api/replays?seat=x", content=text.encode()).status_code == 422
+    refused = client.post("/api/replays?seat=x", content=text.encode())
+    assert refused.status_code == 422
+    assert refused.json() == {"error": "seat: Input should be 'heroes' or 'dm'"}

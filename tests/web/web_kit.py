@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import known_squares, observe
+from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import State
 from undercroft.web.app import create_app
 from undercroft.web.crawl_games import CrawlGame
@@ -90,6 +91,21 @@ def secrets_of(state: State) -> Secrets:
     )
 
 
+def never_seen(game: CrawlGame) -> frozenset[tuple[int, int]]:
+    """The squares the heroes' board never showed in the game so far (a replay may draw
+    any square it showed at some line: the board as the heroes saw it then)."""
+    state = game.state
+    sightings = Sightings.of_log(state.ruleset.adventure, game.log.header)
+    ever = sightings.known()
+    for entry in game.log.entries:
+        sightings.follow(entry)
+        ever |= sightings.known()
+    width, height = state.grid.width, state.grid.height
+    return frozenset(
+        (x, y) for y in range(height) for x in range(width) if not ever >> (8 * (y * width + x)) & 1
+    )
+
+
 def walk(value: Any) -> Any:
     """Every dict inside a JSON value."""
     if isinstance(value, dict):
@@ -103,8 +119,9 @@ def walk(value: Any) -> Any:
 
 def assert_hidden(message: Any, secrets: Secrets, *, board: bool = True) -> None:
     """A message sent to the heroes (parsed JSON) holds none of ``secrets``. ``board``:
-    also check that the squares not known now are ``?`` (only for a message of this
-    moment: what the heroes see changes as they move)."""
+    also check that the squares not known now are ``?`` and that no monster stands on
+    one (R-C-MON-06; only for a message of this moment: what the heroes see changes as
+    they move)."""
     text = json.dumps(message)
     for name in secrets.areas:
         assert json.dumps(name) not in text, f"unrevealed area {name!r} sent to the heroes"
@@ -117,6 +134,11 @@ def assert_hidden(message: Any, secrets: Secrets, *, board: bool = True) -> None
             assert tuple(d["at"]) not in secrets.traps, f"undetected trap {d} sent to the heroes"
         if d.get("type") == "roll":
             assert not d.get("hidden"), "a hidden roll (Detect Traps) sent to the heroes"
+        if board and isinstance(d.get("monsters"), list):
+            for m in d["monsters"]:
+                if isinstance(m, dict):  # figures, not a log line's list of ids
+                    at = tuple(m["pos"])
+                    assert at not in secrets.unknown, f"{m['id']} out of sight sent to heroes"
         drawn = d.get("board")
         if board and isinstance(drawn, str):
             rows = drawn.split("\n")

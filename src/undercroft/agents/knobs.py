@@ -37,6 +37,12 @@ class CarefulKnobs:
     """1: in a fight walk to the square scored best (nearest, next to one monster rather
     than several, a monster another hero fights, no stronger monster alone); 0: the
     nearest monster, as ``basic`` (measured better against ``master``)."""
+    hold: int = 0
+    """1: in a fight, a hero with no monster to reach over known floor forces no door and
+    walks into nothing unknown (it would wake more monsters and leave the others to fight
+    alone): it holds its ground for the monsters to come, for at most ``HOLD_TURNS``
+    turns without a fight; 0: it goes round by any way, as ``basic`` (measured: 1 wins
+    more of the Court of the Ash King, fewer of the Cellars with the casters)."""
     stamina: str = "odds"
     """``odds``: Stamina a fight weighed with the exact odds; ``flat``: always 2, as
     ``basic``."""
@@ -77,6 +83,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "muster": (0, 2),
     "retreat": (0, 10),
     "engage": (0, 1),
+    "hold": (0, 1),
     "spells": (0, 1),
     "rest": (0, 1),
     "overcast": (0, 1),

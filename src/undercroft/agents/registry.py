@@ -20,6 +20,8 @@ from undercroft.core.dice import DiceSampler
 from undercroft.crawl.actions import Action
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import Observation
+from undercroft.defaults import DEFAULT_DM as DEFAULT_DM  # re-exported
+from undercroft.defaults import DEFAULT_HEROES as DEFAULT_HEROES  # re-exported
 
 
 class Policy(Protocol):
@@ -27,10 +29,6 @@ class Policy(Protocol):
 
 
 PolicyFactory = Callable[[Seat, DiceSampler], Policy]
-DEFAULT_HEROES: Final = "careful"
-"""The hero policy of ``run``, ``batch``, ``sweep``, ``play``, ``campaign`` and the lobby."""
-DEFAULT_DM: Final = "master"
-"""The DM policy of the same commands."""
 POLICIES: Final[dict[str, PolicyFactory]] = {}
 """Every policy by name, the built-in ones and those registered since."""
 ALIASES: Final[dict[str, str]] = {}

@@ -15,9 +15,8 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand
 
-from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.clikit import fail, interruptible
-from undercroft.crawl.cli import MAX_SEED
+from undercroft.defaults import DEFAULT_DM, DEFAULT_HEROES, MAX_SEED
 
 MAX_RUNS = 10_000_000
 
@@ -84,8 +83,10 @@ def batch(
     pack: PackOption = None,
     quiet: QuietOption = False,
 ) -> None:
-    """Play N seeded games, stream one row per run to Parquet, print the results with 95%
-    intervals and write DIR/report.html (run i is seeded derive_seed(SEED, i))."""
+    """Play N seeded games and report the results with their 95% intervals.
+
+    Streams one row per run to Parquet, prints the results table and writes
+    DIR/report.html; run i is seeded derive_seed(SEED, i)."""
     from undercroft.analysis import commands
 
     commands.batch(
@@ -133,8 +134,10 @@ def sweep(
         ),
     ] = False,
 ) -> None:
-    """A batch for every combination of the --set values (--set monsters.orc.fighting=2,3,4),
-    all from the same seed, and one report plotting each metric against them."""
+    """A batch for every combination of the --set values, plotted against them.
+
+    Example: --set monsters.orc.fighting=2,3,4. Every point plays the same seeds, and one
+    report plots each metric against the values."""
     from undercroft.analysis import commands
 
     commands.sweep(
@@ -166,8 +169,10 @@ def compare(
     ] = None,
     catalogue_file: CatalogueOption = None,
 ) -> None:
-    """Two batches side by side: a significance test per metric (is the change real or
-    noise?) and the runs per batch that would tell."""
+    """Two batches side by side: is each metric's change real or noise?
+
+    A significance test per metric (paired when the batches share their seeds) and the
+    runs per batch that would tell."""
     from undercroft.analysis import commands
 
     commands.compare(dir_a, dir_b, out_dir, catalogue_file)
@@ -250,7 +255,8 @@ def odds(
         int | None, typer.Option(help="keep-head: the helmet's number, 0-100 (K-HEAD-01).")
     ] = None,
 ) -> None:
-    """Exact probabilities from the rules' own chance nodes, as fractions and percentages:
+    """Exact probabilities from the rules' own chance nodes, as fractions and percentages.
+
     odds '2d6+3 vs 2d6+1' | odds rule C-DOOR-01 --hero garrick [--light0] |
     odds fight --hero H --monster M [--stamina K] [--enemies N] [--light0] [--surprised] |
     odds keep-ko --wound W --weapon blunt|edged [--armour A] |
@@ -320,11 +326,3 @@ def results_sql(
     from undercroft.analysis import commands
 
     commands.results_sql(sql, catalogue_file, csv, limit=limit, out_file=out)
-
-
-def register(app: typer.Typer) -> None:
-    app.command("batch")(batch)
-    app.command("sweep")(sweep)
-    app.command("compare")(compare)
-    app.command("odds", cls=DiceCommand)(odds)
-    app.add_typer(results_app, name="results")

@@ -2,6 +2,9 @@
 exact odds of a dice expression, a crawl rule's d6 table, a crawl fight
 (:mod:`undercroft.analysis.odds`), or a keep wound's knock-out and head draws
 (:mod:`undercroft.analysis.keep_odds`), printed as fractions and percentages or JSON.
+
+A dice expression needs no engine, so the crawl's and the keep's odds modules are
+imported only when a question needs them: ``undercroft odds 2d6`` answers at once.
 """
 
 from __future__ import annotations
@@ -13,11 +16,10 @@ from pathlib import Path
 
 from rich.table import Table
 
-from undercroft.analysis import keep_odds
-from undercroft.analysis import odds as odds_engine
-from undercroft.analysis.commands import out
-from undercroft.clikit import fail
-from undercroft.crawl.cli import load_set
+from undercroft.analysis.dice_odds import Odds, OddsError, dice_odds
+from undercroft.clikit import Output, fail
+
+out = Output(highlight=False)
 
 
 @dataclass(frozen=True)
@@ -92,8 +94,10 @@ def keep_odds_of(
     light0: bool,
     sets: list[str] | None,
     pack: Path | None,
-) -> odds_engine.Odds:
+) -> Odds:
     """odds keep-ko / keep-head: the K-KO-02 and K-HEAD-01/02 draws of keep/wounds.py."""
+    from undercroft.analysis import keep_odds  # the keep engine, loaded when asked (start-up)
+
     crawl_only = [*given, *(["--hero"] if hero else []), *(["--light0"] if light0 else [])]
     crawl_only += [*(["--set"] if sets else []), *(["--pack"] if pack else [])]
     if rule is not None:
@@ -108,12 +112,18 @@ def keep_odds_of(
         if keep.armour is not None:
             fail("--armour is for `odds keep-ko` (K-KO-03); a head wound reads the helmet.")
         return keep_odds.head_odds(keep.weapon, keep.helmet or 0, keep.wound)
-    except odds_engine.OddsError as exc:
+    except OddsError as exc:
         fail(f"odds {what}: {exc}.")
 
 
-def crawl_odds(what: str, rule: str | None, given: list[str], ask: CrawlAsk) -> odds_engine.Odds:
+def crawl_odds(what: str, rule: str | None, given: list[str], ask: CrawlAsk) -> Odds:
     """A dice expression, a crawl rule's d6 table, or a crawl fight."""
+    if what not in ("fight", "rule"):
+        return expression_odds(what, rule, given, ask)
+    # The crawl engine and its content, loaded only for these questions (start-up time).
+    from undercroft.analysis import odds as odds_engine
+    from undercroft.crawl.cli import load_set
+
     hero, monster, light0, sets, pack = ask.hero, ask.monster, ask.light0, ask.sets, ask.pack
     try:
         if what == "fight":
@@ -132,7 +142,7 @@ def crawl_odds(what: str, rule: str | None, given: list[str], ask: CrawlAsk) -> 
                 light0=light0,
                 surprised=ask.surprised,
             )
-        elif what == "rule":
+        else:
             if rule is None or hero is None:
                 fail(
                     "odds rule needs a rule ID and --hero H, e.g. "
@@ -142,23 +152,30 @@ def crawl_odds(what: str, rule: str | None, given: list[str], ask: CrawlAsk) -> 
                 fail(f"{', '.join(given)} belong to `odds fight`, not `odds rule`.")
             chosen, _, _ = load_set(None, pack, sets)
             result = odds_engine.rule_odds(chosen, rule, hero, light0=light0, power=ask.power)
-        else:
-            extra = [*given, *(["--hero"] if hero else []), *(["--light0"] if light0 else [])]
-            extra += ["--set"] if sets else []
-            if rule is not None:
-                fail(
-                    f"odds {what} {rule}: {what!r} reads as a dice expression, which takes no "
-                    f"second argument (got {rule!r}); a whole expression is one argument, "
-                    "quoted: odds '2d6+3 vs 2d6+1'; for a rule write `odds rule ID --hero H`, "
-                    "for a fight `odds fight --hero H --monster M`."
-                )
-            if extra:
-                fail(
-                    f"{what!r} reads as a dice expression, which takes no {', '.join(extra)}; "
-                    "for a rule write `odds rule ID --hero H`, for a fight "
-                    "`odds fight --hero H --monster M`."
-                )
-            result = odds_engine.dice_odds(what)
-    except odds_engine.OddsError as exc:
+    except OddsError as exc:
         fail(str(exc))
     return result
+
+
+def expression_odds(what: str, rule: str | None, given: list[str], ask: CrawlAsk) -> Odds:
+    """A dice expression's totals, or ``A vs B``'s win, lose and tie."""
+    hero, light0, sets = ask.hero, ask.light0, ask.sets
+    extra = [*given, *(["--hero"] if hero else []), *(["--light0"] if light0 else [])]
+    extra += ["--set"] if sets else []
+    if rule is not None:
+        fail(
+            f"odds {what} {rule}: {what!r} reads as a dice expression, which takes no "
+            f"second argument (got {rule!r}); a whole expression is one argument, "
+            "quoted: odds '2d6+3 vs 2d6+1'; for a rule write `odds rule ID --hero H`, "
+            "for a fight `odds fight --hero H --monster M`."
+        )
+    if extra:
+        fail(
+            f"{what!r} reads as a dice expression, which takes no {', '.join(extra)}; "
+            "for a rule write `odds rule ID --hero H`, for a fight "
+            "`odds fight --hero H --monster M`."
+        )
+    try:
+        return dice_odds(what)
+    except OddsError as exc:
+        fail(str(exc))

@@ -282,11 +282,21 @@ def sandbox(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     ruleset (``crawl_runs``, ``keep_invasions``, ...), and nothing else reachable: no file
     but those batches' Parquet files may be read, none written, no extension installed or
     loaded, no database attached; the configuration is locked so a query cannot undo it."""
-    with connect(path, read_only=True) as conn:
-        folders = conn.execute(
+    with connect(path, read_only=True) as catalogue:
+        folders = catalogue.execute(
             "SELECT id, ruleset, folder FROM batches WHERE kind = 'batch' "
             "AND folder IS NOT NULL ORDER BY id"
         ).fetchall()
+    # A database of its own (in memory, the catalogue attached read-only): DuckDB shares
+    # one instance among the connections of a process to a file, and the locked
+    # configuration of one query would refuse the settings of the next.
+    conn = duckdb.connect(":memory:", config=dict(SAFE))
+    try:
+        try:
+            conn.execute(f"ATTACH {_literal(path)} AS catalogue (READ_ONLY)")
+            conn.execute("USE catalogue")
+        except duckdb.Error as exc:
+            raise CatalogueError(f"{path}: cannot open the results catalogue: {exc}") from None
         readable: list[str] = []
         for ruleset, tables in TABLES.items():
             for table in tables:
@@ -311,6 +321,8 @@ def sandbox(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
         conn.execute("SET enable_external_access = false")
         conn.execute("SET lock_configuration = true")
         yield conn
+    finally:
+        conn.close()
 
 
 def query(path: Path, sql: str, limit: int | None = SHOWN_ROWS) -> Answer:

@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, Protocol
 
+from undercroft.core.event_types import EVENT_TYPES
 from undercroft.core.files import PartialFile, PathError, check_input
 from undercroft.core.files import write_text_atomic as write_text_atomic  # re-exported
+from undercroft.core.versions import version_problem
 
 JsonDict = dict[str, Any]
 RESERVED_KEYS: Final = ("seq", "time", "type", "rules")
@@ -32,6 +34,7 @@ COMPILED: Final = __file__.endswith((".so", ".pyd"))
 """Whether this module runs compiled (:mod:`undercroft.native`): its frozen classes are
 then built by setting their fields directly, which Python code may not do."""
 MINUTES_PER_DAY: Final = 24 * 60
+MAX_SEED: Final = 2**64 - 1
 
 
 class LogFormatError(ValueError):
@@ -289,10 +292,17 @@ class Header:
             raise ValueError("the first line must be the header (type 'header')")
         if data.get("ruleset") not in ("crawl", "keep", "core"):
             raise ValueError("header field 'ruleset' must be 'crawl', 'keep' or 'core'")
+        version = str(data.get("version", ""))
+        problem = version_problem(version) if "version" in data else None
+        if problem is not None:  # a log with no version at all is from before there was one
+            raise ValueError(f"header field 'version': {problem}")
+        seed = data.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"header field 'seed': {seed!r} is not a seed (0 to 2**64 - 1)")
         return cls(
             ruleset=data["ruleset"],
-            version=str(data.get("version", "")),
-            seed=int(data.get("seed", 0)),
+            version=version,
+            seed=seed,
             scenario=str(data.get("scenario", "")),
             options=dict(data.get("options", {})),
             actors=tuple(Actor.from_json(a) for a in data.get("actors", [])),
@@ -451,6 +461,13 @@ def log_from_text(text: str, name: str = "<log>") -> EventLog:
         if entry.seq != len(log.entries):
             raise LogFormatError(
                 name, number, f"seq {entry.seq} out of order, expected {len(log.entries)}"
+            )
+        if entry.event.type not in EVENT_TYPES[log.header.ruleset]:
+            raise LogFormatError(
+                name,
+                number,
+                f"type: {entry.event.type!r} is no event of a {log.header.ruleset} log "
+                "(docs/events.md lists them)",
             )
         log.entries.append(entry)
     return log

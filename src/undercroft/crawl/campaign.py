@@ -18,6 +18,7 @@ seed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
@@ -139,7 +140,8 @@ def connect(db: Path, *, create: bool = False) -> Iterator[sqlite3.Connection]:
         if create and not existed:
             # A database this command began (a full disk stopped it) is not left half made.
             for made in (db, db.with_name(db.name + "-journal")):
-                made.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # none made (its folder is no folder)
+                    made.unlink()
         raise CampaignError(f"{db}: cannot open the campaign database: {_why(exc)}") from None
     except CampaignError:
         if conn is not None:

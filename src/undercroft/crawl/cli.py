@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from undercroft.agents.knobs import fold
-from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.clikit import Output, check_paths, interrupted, interruptible, warn, writing
 from undercroft.clikit import fail as _fail
 from undercroft.core.content import ContentError, parse_toml, read_text
@@ -20,8 +19,11 @@ from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe_entries
 from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.plugins import PolicyError, resolve_policy
+from undercroft.crawl.ruleset import Adventure
 from undercroft.crawl.settings import SettingError
 from undercroft.crawl.settings import parse as parse_setting
+from undercroft.crawl.sightings import Sightings
+from undercroft.defaults import DEFAULT_DM, DEFAULT_HEROES, MAX_SEED
 from undercroft.render.narrate import NarrationError, narrate, summary_lines
 
 if TYPE_CHECKING:
@@ -30,8 +32,6 @@ if TYPE_CHECKING:
 
 out = Output(highlight=False)
 
-MAX_SEED = 2**64 - 1
-"""Run seeds are 64-bit unsigned (the seeds a campaign derives for its adventures)."""
 
 PolicyOption = Annotated[
     str, typer.Option(help="Policy for the heroes: a name, or MODULE:FACTORY of your own.")
@@ -210,7 +210,8 @@ def run_crawl(
         _policy_broke(exc, policy, dm)
     assert result.log is not None
     if log is not None:
-        write_view(result.log, log, Seat.HEROES if view == "heroes" else Seat.DM)
+        seat = Seat.HEROES if view == "heroes" else Seat.DM
+        write_view(result.log, log, seat, result.state.ruleset.adventure)
     if not quiet:
         adv = chosen.adventures[adventure_id]
         out.print(f"[bold]{adv.name}[/bold] — {adv.intro}".rstrip(" —"))
@@ -220,10 +221,11 @@ def run_crawl(
         out.print(line, markup=False, soft_wrap=True)
 
 
-def write_view(log: EventLog, path: Path, seat: Seat) -> None:
-    """Write the log as ``seat`` sees it (the heroes' view hides what they may not know)."""
-
-    view = EventLog(log.header, observe_entries(log.entries, seat), log.summary)
+def write_view(log: EventLog, path: Path, seat: Seat, adventure: Adventure) -> None:
+    """Write the log as ``seat`` sees it (the heroes' view hides what they may not know,
+    monsters out of their sight too: R-C-MON-06)."""
+    sightings = Sightings.of_log(adventure, log.header)
+    view = EventLog(log.header, observe_entries(log.entries, seat, 0, sightings), log.summary)
     writing("--log", path, lambda: view.write(path))
 
 
@@ -349,7 +351,7 @@ def campaign_play(
 
     def write_log(result: Any) -> None:
         if log is not None and result.log is not None:
-            write_view(result.log, log, Seat.DM)
+            write_view(result.log, log, Seat.DM, result.state.ruleset.adventure)
 
     try:
         current, result = campaign.play(
@@ -369,9 +371,3 @@ def campaign_play(
     for line in summary_lines(result.state.summary()):
         out.print(line, markup=False, soft_wrap=True)
     _show(current)
-
-
-def register(run_app: typer.Typer, app: typer.Typer) -> None:
-    run_app.command("crawl")(run_crawl)
-    app.command("replay")(replay)
-    app.add_typer(campaign_app, name="campaign")

@@ -30,6 +30,7 @@ from undercroft.crawl.actions import (
 from undercroft.crawl.death import check_corpses, check_end
 from undercroft.crawl.doors import door_actions
 from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
+from undercroft.crawl.known import monsters_in_sight
 from undercroft.crawl.ruleset import Trait
 from undercroft.crawl.state import Hero, State
 from undercroft.crawl.traps import disarm_actions, entered
@@ -257,6 +258,11 @@ def move_is_legal(state: State, action: Move) -> bool:
     here = hero.pos
     assert here is not None
     occupied = state.occupied() - {here}  # a path may come back through its own start
+    if len(state.monsters):
+        # R-C-MON-06: a monster out of the heroes' sight does not make their path illegal
+        # (the refusal would tell where it stands): the walk stops before it
+        # (on_movement), where the hero has come to see it.
+        occupied -= unseen_squares(state)
     corpse = hero.dragging  # a dragged corpse follows into the square just left
     for p in action.path:
         if not here.is_adjacent(p) or not state.walkable(p) or p in occupied or p == corpse:
@@ -264,6 +270,14 @@ def move_is_legal(state: State, action: Move) -> bool:
         corpse = here if corpse is not None else None
         here = p
     return True
+
+
+def unseen_squares(state: State) -> set[Pos]:
+    """The squares of the monsters out of the heroes' sight (R-C-MON-06)."""
+    seen = monsters_in_sight(state, False)
+    if len(seen) == len(state.monsters):
+        return set()
+    return {m.pos for m in state.monsters.values()} - {m.pos for m in seen}
 
 
 def acting_ids(state: State) -> list[str]:

@@ -1,7 +1,8 @@
 """What each seat may see (ARCHITECTURE.md, "Hidden information").
 
 The heroes never see an undetected trap, an unrevealed room or what is in it, the number
-rolled for Detect Traps (C-TRAP-01), or what an unidentified item is (C-IDENT-01). The
+rolled for Detect Traps (C-TRAP-01), what an unidentified item is (C-IDENT-01), or a
+monster standing where their board does not show (R-C-MON-06). The
 DM sees everything. Policies, viewers and clients get what a seat sees, never the
 :class:`State`; :func:`observe_entry` filters the event log the same way.
 
@@ -26,7 +27,6 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final, Protocol, TypeVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from undercroft.core.events import Event, LogEntry
 from undercroft.core.grid import Pos
@@ -34,9 +34,13 @@ from undercroft.crawl.actions import Action, MonsterMove, actor_of, to_json
 from undercroft.crawl.context import Cards, cards_of, decision_context
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.goals import goal_met
+from undercroft.crawl.known import ViewKey, known_bits, monsters_in_sight, view_key
+from undercroft.crawl.known import known_squares as known_squares  # re-exported
+from undercroft.crawl.known import revealed_squares as revealed_squares  # re-exported
 from undercroft.crawl.monsters import can_move, path_in, reach_tree, walk_ends, walks
 from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.ruleset import Goal
+from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import Hero, State
 
 UNKNOWN: Final = "?"
@@ -403,7 +407,7 @@ class View:
                 "encounter": m.encounter,
                 "surprised": m.surprised,
             }
-            for m in self._game().monsters.values()
+            for m in monsters_in_sight(self._game(), self.full)
         )
 
     @property
@@ -609,7 +613,9 @@ class View:
         return found
 
     def _monsters_seen(self) -> tuple[MonsterSeen, ...]:
-        return tuple(MonsterSeen(m.id, m.pos, m.health) for m in self._game().monsters.values())
+        return tuple(
+            MonsterSeen(m.id, m.pos, m.health) for m in monsters_in_sight(self._game(), self.full)
+        )
 
     def trap_squares(self) -> tuple[Pos, ...]:
         """The armed traps the seat knows of, in board order (C-TRAP-01)."""
@@ -707,72 +713,10 @@ def observe(state: State, seat: Seat) -> Observation:
 # -- the board as a seat knows it (cached on the state until it changes) ------------------
 
 
-def _view_key(state: State) -> tuple[int, int, tuple[Pos | None, ...]]:
-    # A list made into a tuple: the compiled build runs a generator as an object.
-    at = [h.pos for h in state.heroes.values() if h.on_board]
-    return (state.grid.version, len(state.revealed), tuple(at))
-
-
-def known_squares(
-    state: State, key: tuple[int, int, tuple[Pos | None, ...]] | None = None
-) -> NDArray[np.bool_]:
-    """Squares the heroes know: those of revealed areas, and those any hero sees now
-    (``key``: the state's ``_view_key``, if the caller has it)."""
-    bits = _known_bits(state, key if key is not None else _view_key(state))
-    size = state.grid.width * state.grid.height
-    known = np.frombuffer(bits.to_bytes(size, "little"), np.bool_)
-    return known.reshape(state.grid.height, state.grid.width)
-
-
-def _known_bits(state: State, key: tuple[int, int, tuple[Pos | None, ...]]) -> int:
-    """:func:`known_squares` as one byte a square (1 known) read as a little-endian
-    integer: the union of a few fields of view is a few integer ``|``s, not numpy calls."""
-    cached = state.derived.get("known")
-    if cached is not None and cached[0] == key:
-        known: int = cached[1]
-        return known
-    known = _revealed_bits(state)
-    for hero in state.active_heroes():
-        if hero.pos is not None:
-            known |= state.sight.fov_bits(hero.pos)
-    state.derived["known"] = (key, known)
-    return known
-
-
-def revealed_squares(state: State) -> NDArray[np.bool_]:
-    """The squares of every revealed area (C-TURN-04: a revealed area is known whole);
-    kept, as bits, by :func:`_revealed_bits`."""
-    grid = state.grid
-    revealed = np.zeros(len(grid.areas) + 1, np.bool_)  # by area index + 1 (0: no area)
-    for i, info in enumerate(grid.areas):
-        revealed[i + 1] = info.name in state.revealed
-    found: NDArray[np.bool_] = revealed[grid.area + 1]
-    return found
-
-
-def _revealed_bits(state: State) -> int:
-    """:func:`revealed_squares` as :func:`_known_bits`."""
-    key = len(state.revealed)
-    cached = state.derived.get("revealed_bits")
-    if cached is not None and cached[0] == key:
-        found: int = cached[1]
-        return found
-    # The same areas revealed give the same squares in every game of the adventure.
-    shared = ("revealed_bits", frozenset(state.revealed))
-    known: int | None = state.grid.kept_for_areas(shared)  # typed: compiled, None stays None
-    if known is not None:
-        found = known
-    else:
-        found = int.from_bytes(revealed_squares(state).tobytes(), "little")
-        state.grid.keep_for_areas(shared, found)
-    state.derived["revealed_bits"] = (key, found)
-    return found
-
-
 def board_codes(state: State, full: bool) -> bytes:
     """The board as ``full`` (DM) or hero eyes see it, row by row without line breaks
     (made from :func:`board_bits` when asked: the built-in party reads only those)."""
-    key = _view_key(state)
+    key = view_key(state)
     slot = "codes:full" if full else "codes"  # the DM's and the heroes' apart
     cached = state.derived.get(slot)
     if cached is not None and cached[0] == key:
@@ -790,16 +734,14 @@ def board_codes(state: State, full: bool) -> bytes:
 def board_bits(state: State, full: bool) -> tuple[int, int]:
     """:func:`board_codes` read as one little-endian integer, and the mask of the squares
     it shows (0xFF bytes), as the heroes' board is made: no conversion to read them."""
-    found = _board(state, full, _view_key(state))
+    found = _board(state, full, view_key(state))
     return found[0], found[1]
 
 
-def _board(
-    state: State, full: bool, key: tuple[int, int, tuple[Pos | None, ...]]
-) -> tuple[int, int, int]:
+def _board(state: State, full: bool, key: ViewKey) -> tuple[int, int, int]:
     """The board's codes read as an integer, the mask of the squares shown and the number
     of squares, cached on the state until the squares known or the board change
-    (``key``: the state's ``_view_key``)."""
+    (``key``: the state's ``view_key``)."""
     slot = "board:full" if full else "board"  # the DM's and the heroes' apart
     cached = state.derived.get(slot)
     if cached is not None and cached[0] == key:
@@ -814,7 +756,7 @@ def _board(
         # Each byte of ``shown`` is 0xFF where the square is known (1 * 255 carries into
         # no other byte), so the board is its characters there and ``?`` elsewhere.
         unknown, differ, size = _char_bits(state)
-        known = _known_bits(state, key)
+        known = known_bits(state, key)
         shown = (known << 8) - known  # * 255: a shift and a subtraction, not a product
         # (chars & shown) | (unknown & ~shown), in two operations and with no negative
         # number (``~``), which costs Python's integers a conversion each time.
@@ -973,10 +915,34 @@ def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
     return LogEntry(entry.seq, entry.time, Event(event.type, event.rules, fields))
 
 
-def observe_entries(entries: Iterable[LogEntry], seat: Seat, first_seq: int = 0) -> list[LogEntry]:
-    """The log lines ``seat`` may read (:func:`observe_entry`), renumbered ``first_seq``,
-    ``first_seq + 1``, ... so a seat's log keeps the contract (no gaps in ``seq``). The
-    filter looks at one line at a time, so a growing log can be viewed piece by piece."""
-    seen = (observe_entry(entry, seat) for entry in entries)
-    kept = [entry for entry in seen if entry is not None]
+def observe_line(entry: LogEntry, seat: Seat, sightings: Sightings | None) -> list[LogEntry]:
+    """What ``seat`` reads of one log line: the line as :func:`observe_entry` gives it,
+    if the seat sees it, and for the heroes the sightings that follow it (R-C-MON-06),
+    from ``sightings``, which follows the whole log line by line. With no ``sightings``
+    (the adventure's board is not known) the heroes are told no monster's move at all.
+    Numbered as ``entry``: :func:`observe_entries` renumbers."""
+    seen = observe_entry(entry, seat)
+    if seat is not Seat.HEROES:
+        return [] if seen is None else [seen]
+    news: list[Event] = []
+    if sightings is None:
+        keep = entry.event.type != "monster.moved"
+    else:
+        keep, news = sightings.follow(entry)
+    found = [seen] if seen is not None and keep else []
+    found.extend(LogEntry(entry.seq, entry.time, event) for event in news)
+    return found
+
+
+def observe_entries(
+    entries: Iterable[LogEntry],
+    seat: Seat,
+    first_seq: int = 0,
+    sightings: Sightings | None = None,
+) -> list[LogEntry]:
+    """The log lines ``seat`` may read (:func:`observe_line`), renumbered ``first_seq``,
+    ``first_seq + 1``, ... so a seat's log keeps the contract (no gaps in ``seq``). A
+    growing log can be viewed piece by piece (the heroes' with the same ``sightings``
+    each time, as it follows the log)."""
+    kept = [e for entry in entries for e in observe_line(entry, seat, sightings)]
     return [LogEntry(first_seq + i, e.time, e.event) for i, e in enumerate(kept)]

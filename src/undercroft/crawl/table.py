@@ -17,10 +17,12 @@ from undercroft import __version__
 from undercroft.agents.registry import Policy
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import EventLog, write_text_atomic
-from undercroft.crawl.actions import Action, from_json, to_json
+from undercroft.core.versions import version_problem
+from undercroft.crawl.actions import Action, Roll, from_json, to_json
 from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import View, observe
 from undercroft.crawl.ruleset import Ruleset
-from undercroft.crawl.runner import header_of, play_until, seat_policies
+from undercroft.crawl.runner import header_of, play_until, say_why, seat_policies
 from undercroft.crawl.state import IllegalActionError, SaveError, State
 
 HUMAN = "human"
@@ -78,8 +80,49 @@ class Table:
     def advance(self) -> None:
         """Roll the dice and let the policies play until a person must act or it ends."""
         play_until(self.state, self.dice, self.policies)
+        self._close_if_over()
+
+    def _close_if_over(self) -> None:
         if self.state.is_terminal() and self.log.summary is None:
             self.log.close(self.state.summary())
+
+    def hand_over(self, seat: Seat, player: str) -> None:
+        """Give ``seat`` to a person (``human``) or to the built-in policy ``player`` from
+        now on. The policy is seeded as :func:`~undercroft.crawl.runner.seat_policies`
+        seeds that seat's, so a game is still decided by its seed and the moments its
+        seats changed hands (nothing is logged: the policy's ``reason`` lines tell who
+        chose). Call :meth:`step` or :meth:`advance` to let it play. Used by the web
+        server; a save (:meth:`to_json`) does not record handovers, and the terminal's
+        ``play crawl`` never makes one."""
+        if player == HUMAN:
+            self.policies.pop(seat, None)
+        else:
+            named: dict[str, str | None] = {"heroes": None, "dm": None, seat.value: player}
+            made = seat_policies(self.seed, heroes=named["heroes"], dm=named["dm"])
+            self.policies[seat] = made[seat]
+        self.players[seat] = player
+
+    def step(self) -> bool:
+        """Roll the dice due, then let a policy make one decision, as
+        :func:`~undercroft.crawl.runner.play_until` would (the same dice, the same
+        ``reason`` lines): ``False`` when a person must act or the game is over, so a
+        caller can stop between any two decisions."""
+        state = self.state
+        while not state.is_terminal() and state.current_player() is Seat.CHANCE:
+            assert state.pending is not None
+            state.apply(Roll(self.dice.roll(state.pending.args["dice"])))
+        seat = state.current_player()
+        policy = None if seat is None else self.policies.get(seat)
+        if seat is None or policy is None:
+            self._close_if_over()
+            return False
+        seen = View(state, seat) if getattr(policy, "reads_views", False) else observe(state, seat)
+        action = policy.act(seen)  # type: ignore[arg-type]
+        if state.sink.enabled:
+            say_why(state, seat, policy, action)
+        state.apply(action)
+        self._close_if_over()
+        return True
 
     # -- saving --------------------------------------------------------------------------
 
@@ -136,9 +179,23 @@ class Table:
 def read_save(path: Path) -> dict[str, Any]:
     """A save file's JSON, or :class:`SaveError` naming the file."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
     except (OSError, ValueError, RecursionError) as exc:  # ValueError: JSON, UTF-8, digits
         raise SaveError(f"cannot read the saved game: {exc}") from None
     if not isinstance(data, dict) or data.get("kind") != SAVE_KIND:
         raise SaveError("not a game saved by `undercroft play crawl` (field 'kind')")
+    # A game saved by a newer undercroft may hold what this one cannot play again (a save
+    # with no version at all is checked as the game is played again, as before).
+    problem = version_problem(str(data["version"])) if "version" in data else None
+    if problem is not None:
+        line = next(
+            (
+                n
+                for n, row in enumerate(text.splitlines(), 1)
+                if row.lstrip().startswith('"version"')
+            ),
+            1,
+        )
+        raise SaveError(f"line {line}: field 'version': {problem}")
     return data

@@ -17,18 +17,19 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.clikit import check_paths, fail, interruptible, writing
 from undercroft.core.content import ContentError
 from undercroft.core.files import PathError, check_input
 from undercroft.crawl.actions import Action
-from undercroft.crawl.cli import MAX_SEED, _load, policies
+from undercroft.crawl.cli import _load, policies
 from undercroft.crawl.content import default_pack, load_pack
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import Observation, observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
+from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import SaveError
 from undercroft.crawl.table import HUMAN, Table, read_save
+from undercroft.defaults import DEFAULT_DM, DEFAULT_HEROES, MAX_SEED
 from undercroft.render.narrate import describe, name, summary_lines
 
 out = Console(highlight=False, emoji=False)
@@ -171,10 +172,12 @@ def play_crawl(
     out.print(f"[bold]{adv.name}[/bold] (seed {table.seed}); you play: "
               f"{', '.join(s.value for s in mine) or 'nobody'}")  # fmt: skip
     told = 0
+    # The heroes' log follows where monsters stand from the first line (R-C-MON-06).
+    sightings = Sightings.of_log(adv, table.log.header)
     last_board = ""
     stdin = sys.stdin
     while not table.state.is_terminal():
-        lines = observe_entries(table.log.entries[told:], view)
+        lines = observe_entries(table.log.entries[told:], view, 0, sightings)
         told = len(table.log.entries)
         for entry in lines:
             text = _sentence(entry)
@@ -197,7 +200,7 @@ def play_crawl(
         table.apply(action)
         if save is not None:
             writing("--save", save, lambda: table.save(save, pack_name))
-    for entry in observe_entries(table.log.entries[told:], view):
+    for entry in observe_entries(table.log.entries[told:], view, 0, sightings):
         text = _sentence(entry)
         if text:
             out.print(f"  {text}", markup=False, soft_wrap=True)
@@ -262,7 +265,5 @@ def _resumed(path: Path, pack: Path | None) -> tuple[Table, str | None]:
         fail("the pack does not load:\n" + "\n".join(str(p) for p in exc.problems))
 
 
-def register(app: typer.Typer) -> None:
-    play_app = typer.Typer(help="Play a ruleset yourself.", no_args_is_help=True)
-    play_app.command("crawl")(play_crawl)
-    app.add_typer(play_app, name="play")
+play_app = typer.Typer(help="Play a ruleset yourself.", no_args_is_help=True)
+play_app.command("crawl")(play_crawl)

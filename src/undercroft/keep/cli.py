@@ -43,11 +43,6 @@ if TYPE_CHECKING:
 out = Output()
 
 
-def register(run_app: typer.Typer) -> None:
-    """Add the ``keep`` command to the ``run`` sub-app."""
-    run_app.command("keep")(run_keep)
-
-
 @interruptible
 def run_keep(
     scenario: Annotated[

@@ -109,7 +109,9 @@ class OptionsSchema(Schema):
     trigger_spacing: Annotated[int, Field(ge=0, le=50)] = 4
     decay_minutes: Annotated[int, Field(ge=1, le=MAX_MINUTES)] = 2880
     minutes_per_tile: Annotated[int, Field(ge=1, le=1440)] = 1
-    rearm_target: Annotated[int, Field(ge=-MAX_DIE, le=MAX_DIE)] = 0
+    rearm_target: Annotated[int, Field(ge=0, le=MAX_DIE)] = 0
+    """R-K-REARM-01: the total a rearm roll must reach; a total is never below 0, so a
+    negative target is no setting at all (0: only a fumble spoils a rearm)."""
     restore_door_minutes: Minutes = 5
     pickup_minutes: Minutes = 2
     invasions: bool = True

@@ -11,6 +11,7 @@ written atomically (core ``write_text_atomic``).
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -23,8 +24,15 @@ from undercroft.core.grid import Grid, Pos
 from undercroft.keep import invasion_save
 from undercroft.keep.clock import MAX_DAYS, EventQueue, can_handle
 from undercroft.keep.ruleset import Ruleset
+from undercroft.keep.scenario import shipped
 from undercroft.keep.stats import Workload
-from undercroft.keep.structures import structure_from_json
+from undercroft.keep.structures import (
+    Mechanism,
+    Site,
+    Structure,
+    Trigger,
+    structure_from_json,
+)
 from undercroft.keep.tasks import Task
 from undercroft.keep.wiring import Wiring
 from undercroft.keep.world import Stockpile, World
@@ -94,6 +102,8 @@ class _SaveSchema(Schema):
     events_emitted: Count
     invasions: dict[str, Any] | None = None
     """The invasion systems' state (keep.invasion_save); none in a save from before them."""
+    scenario_file: str | None = None
+    """The scenario file of a world not set up from a shipped scenario."""
 
 
 def _schema_problems(text: str) -> list[str]:
@@ -136,6 +146,34 @@ def _check_places(world: World) -> None:
             )
 
 
+def _check_names(world: World) -> None:
+    """The save names a scenario that can be found, and every structure is of a kind of
+    the saved ruleset that fits its class (a trigger of a trigger kind, K-TRAP-02/03)."""
+    if world.scenario not in shipped() and world.scenario_file is None:
+        raise ValueError(
+            f"scenario: {world.scenario!r} is no shipped scenario ({', '.join(shipped())}) "
+            "and the save names no scenario file"
+        )
+    for s in world.structures.values():
+        known = _kinds_for(world.ruleset, s)
+        if s.kind not in known:
+            raise ValueError(
+                f"structures: {s.id}: unknown {type(s).__name__.lower()} kind {s.kind!r}"
+                f" (known: {', '.join(known)})"
+            )
+
+
+def _kinds_for(rules: Ruleset, structure: Structure) -> Collection[str]:
+    """The kinds a structure of this class may be."""
+    if isinstance(structure, Trigger):
+        return list(rules.triggers)
+    if isinstance(structure, Mechanism):
+        return list(rules.mechanisms)
+    if isinstance(structure, Site):
+        return rules.build_kinds()
+    return [type(structure).__name__.lower()]  # a door, lock, timer or barricade
+
+
 def _xy(p: Pos) -> list[int]:
     return [p.x, p.y]
 
@@ -169,7 +207,7 @@ def to_json(world: World) -> dict[str, Any]:
         "workload": world.workload.to_json(),
         "events_emitted": world.events_emitted,
         "invasions": invasion_save.to_json(world),
-    }
+    } | ({} if world.scenario_file is None else {"scenario_file": world.scenario_file})
 
 
 def from_json(data: dict[str, Any]) -> World:
@@ -198,6 +236,7 @@ def from_json(data: dict[str, Any]) -> World:
     world.counters = {k: int(v) for k, v in data["counters"].items()}
     world.labels = {k: str(v) for k, v in data["labels"].items()}
     world.scenario_days = int(data["scenario_days"])
+    world.scenario_file = data.get("scenario_file")
     world.script = [dict(item) for item in data["script"]]
     for b in data["beings"]:
         being = invasion_save.being(b)
@@ -278,6 +317,7 @@ def load_world(path: str | Path) -> World:
     try:
         world = from_json(data)
         _check_places(world)
+        _check_names(world)
     except ContentError as exc:
         raise SaveError(
             f"{path}:1: ruleset: the saved ruleset is not valid: {exc.problems[0]}"

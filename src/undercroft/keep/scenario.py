@@ -88,6 +88,7 @@ class _Builder:
         self.ruleset = ruleset
         self.problems: list[ContentProblem] = []
         self.grid = Grid.from_text(schema.tiles)
+        self.label_paths: dict[str, KeyPath] = {}
 
     def problem(self, path: KeyPath, message: str, allowed: Sequence[str] = ()) -> None:
         key = format_key(path)
@@ -114,18 +115,40 @@ class _Builder:
             return None
         return found
 
+    def ground(self, ref: Ref, path: KeyPath) -> Pos | None:
+        """``pos``, for a place someone stands or walks to: a wall, a blockage or furniture
+        is refused (no figure may ever stand there), as the map's own walls are."""
+        found = self.pos(ref, path)
+        if found is not None and self.grid.solid()[found.y, found.x]:
+            what = "furniture" if self.grid.furniture[found.y, found.x] else "solid rock"
+            self.problem(path, f"{found} is {what}, not a square anyone can stand on")
+            return None
+        return found
+
+    def label(self, world: World, name: str, thing: str, path: KeyPath) -> None:
+        """Name ``thing``; a label names one thing only (a script's reference to it would
+        otherwise be ambiguous)."""
+        if name in self.label_paths:
+            first = format_key(self.label_paths[name])
+            self.problem(path, f"the label {name!r} is used twice (first at {first})")
+            return
+        self.label_paths[name] = path
+        world.labels[name] = thing
+
     def build(self, seed: int) -> World:
         s = self.schema
-        portals = [p for i, r in enumerate(s.portals) if (p := self.pos(r, ("portals", i)))]
+        portals = [p for i, r in enumerate(s.portals) if (p := self.ground(r, ("portals", i)))]
         for i, p in enumerate(portals):
             if p.x not in (0, self.grid.width - 1) and p.y not in (0, self.grid.height - 1):
                 self.problem(("portals", i), f"portal {p} is not on the edge of the map")
-        sanctum = self.pos(s.sanctum, ("sanctum",)) or Pos(0, 0)
+        sanctum = self.ground(s.sanctum, ("sanctum",)) or Pos(0, 0)
         stock = None
         if s.stockpile is not None:
-            at = self.pos(s.stockpile.at, ("stockpile", "at"))
+            at = self.ground(s.stockpile.at, ("stockpile", "at"))
             stock = Stockpile(at or Pos(0, 0), s.stockpile.metal)
-        lairs = {lair.name: self.pos(lair.at, ("lair", i, "at")) for i, lair in enumerate(s.lair)}
+        lairs = {
+            lair.name: self.ground(lair.at, ("lair", i, "at")) for i, lair in enumerate(s.lair)
+        }
         world = World(
             ruleset=self.ruleset,
             grid=self.grid,
@@ -172,6 +195,7 @@ class _Builder:
             door_here = world.door_at(pos)
             if door_here is not None and self.grid.door_at(pos) is DoorState.LOCKED:
                 building.place(world, "lock", pos)  # K-LOCK-01: a new lock starts armed
+        set_by: dict[str, int] = {}
         for i, entry in enumerate(self.schema.door):
             at = self.pos(entry.at, ("door", i, "at"))
             door_at = world.door_at(at) if at is not None else None
@@ -179,9 +203,15 @@ class _Builder:
                 self.problem(("door", i, "at"), f"there is no door drawn at {at}")
             if door_at is None:
                 continue
+            if door_at.id in set_by:
+                # One entry a door: a second would give it a second label or setting.
+                first = set_by[door_at.id]
+                self.problem(("door", i, "at"), f"door[{first}] already describes the door at {at}")
+                continue
+            set_by[door_at.id] = i
             if entry.name:
                 door_at.name = entry.name
-                world.labels[entry.name] = door_at.id
+                self.label(world, entry.name, door_at.id, ("door", i, "name"))
             if entry.hold_open is not None:
                 door_at.held_open = entry.hold_open
                 door_at.open = doors.rests_open(door_at)
@@ -190,7 +220,7 @@ class _Builder:
     def _beings(self, world: World) -> None:
         rules = self.ruleset
         at = self.schema.master.at
-        master_at = self.pos(at, ("master", "at")) if at is not None else None
+        master_at = self.ground(at, ("master", "at")) if at is not None else None
         pace = rules.master.minutes_per_tile * rules.options.minutes_per_tile
         master = Master(
             "master", "master", rules.master.attributes, master_at or world.sanctum, pace
@@ -209,13 +239,13 @@ class _Builder:
             known = list(rules.minions)
             self.problem(("minion", i, "breed"), f"unknown minion kind {m.breed!r}", known)
             return
-        at = self.pos(m.at, ("minion", i, "at")) or Pos(0, 0)
+        at = self.ground(m.at, ("minion", i, "at")) or Pos(0, 0)
         breed = rules.minions[m.breed]
         attrs = Attributes.from_json(
             {**breed.attributes.to_json(), **m.attributes.model_dump(exclude_none=True)}
         )
         pace = breed.minutes_per_tile * rules.options.minutes_per_tile
-        bed = self.pos(m.bed, ("minion", i, "bed")) if m.bed is not None else at
+        bed = self.ground(m.bed, ("minion", i, "bed")) if m.bed is not None else at
         for n in range(m.count):
             minion = Minion(world.new_id("minion"), m.breed, attrs, at, pace)
             minion.job, minion.stance, minion.carry = Job(m.job), Stance(m.stance), breed.carry
@@ -223,7 +253,8 @@ class _Builder:
             minion.home = bed  # K-WAKE-02: its own bed
             world.beings[minion.id] = minion
             if m.name:
-                world.labels[m.name if m.count == 1 else f"{m.name}-{n + 1}"] = minion.id
+                name = m.name if m.count == 1 else f"{m.name}-{n + 1}"
+                self.label(world, name, minion.id, ("minion", i, "name"))
 
     def _creature(self, world: World, i: int, c: CreatureSchema) -> None:
         rules = self.ruleset
@@ -233,7 +264,7 @@ class _Builder:
             return
         if c.lair is not None and c.lair not in world.lairs:
             self.problem(("creature", i, "lair"), f"no lair named {c.lair!r}", list(world.lairs))
-        at = self.pos(c.at, ("creature", i, "at")) or Pos(0, 0)
+        at = self.ground(c.at, ("creature", i, "at")) or Pos(0, 0)
         breed = rules.creatures[c.breed]
         pace = breed.minutes_per_tile * rules.options.minutes_per_tile
         creature = Creature(world.new_id("creature"), c.breed, breed.attributes, at, pace)
@@ -242,7 +273,7 @@ class _Builder:
         creature.home = world.lairs.get(c.lair) if c.lair is not None else None
         world.beings[creature.id] = creature
         if c.name:
-            world.labels[c.name] = creature.id
+            self.label(world, c.name, creature.id, ("creature", i, "name"))
 
     def _structures(self, world: World) -> None:
         for i, entry in enumerate(self.schema.structure):
@@ -275,24 +306,20 @@ class _Builder:
             if isinstance(structure, Lock):
                 doors.sync(world, world.door(structure.door))
             if entry.name:
-                if entry.name in world.labels:
-                    self.problem(
-                        ("structure", i, "name"), f"the label {entry.name!r} is used twice"
-                    )
-                world.labels[entry.name] = structure.id
+                self.label(world, entry.name, structure.id, ("structure", i, "name"))
 
     # -- what invasions come for and come from (K-INV-01, K-TIME-07, K-ARR-01/04/06) --
 
     def _feature(
         self, world: World, kind: str, ref: Ref, path: KeyPath, name: str | None
     ) -> Feature | None:
-        at = self.pos(ref, (*path, "at"))
+        at = self.ground(ref, (*path, "at"))
         if at is None:
             return None
         feature = Feature(world.new_id(kind), kind, at, name=name)
         world.invasion.features[feature.id] = feature
         if name:
-            world.labels[name] = feature.id
+            self.label(world, name, feature.id, (*path, "name"))
         return feature
 
     def _invasion_features(self, world: World) -> None:
@@ -343,7 +370,7 @@ class _Builder:
 
     def _prisoner(self, world: World, i: int, p: PrisonerSchema) -> None:
         content = self.ruleset.adventurers
-        at = self.pos(p.at, ("prisoner", i, "at"))
+        at = self.ground(p.at, ("prisoner", i, "at"))
         if at is None or not self._member_problems(("prisoner", i), p.klass, p.traits):
             return
         faction = p.faction or next(iter(content.factions))
@@ -358,7 +385,7 @@ class _Builder:
         adv.present = True
         stepping.place(world, adv, at)
         if p.name:
-            world.labels[p.name] = adv.id
+            self.label(world, p.name, adv.id, ("prisoner", i, "name"))
 
     def _check_invasion_item(self, i: int, entry: ScriptSchema) -> bool:
         content = self.ruleset.adventurers
@@ -385,6 +412,24 @@ class _Builder:
                 )
                 ok = False
         return ok
+
+    def _check_kinds(self, world: World, i: int, entry: ScriptSchema) -> bool:
+        """A scripted build, visit or settling names kinds and lairs the world has (else
+        it could only fail when its time came, days into the run)."""
+        rules = self.ruleset
+        if entry.do == "build" and entry.kind not in rules.build_kinds():
+            known = rules.build_kinds()
+            self.problem(("script", i, "kind"), f"unknown structure kind {entry.kind!r}", known)
+            return False
+        if entry.do == "visit" and entry.breed not in {**rules.creatures, **rules.merchants}:
+            known = [*rules.creatures, *rules.merchants]
+            what = f"no creature or merchant kind {entry.breed!r}"
+            self.problem(("script", i, "breed"), what, known)
+            return False
+        if entry.do == "settle" and entry.lair not in world.lairs:
+            self.problem(("script", i, "lair"), f"no lair named {entry.lair!r}", list(world.lairs))
+            return False
+        return True
 
     def _labels_pos(self, world: World) -> dict[str, Pos]:
         return {
@@ -443,6 +488,7 @@ class _Builder:
             if entry.members is not None:
                 item["members"] = [m.model_dump(by_alias=True) for m in entry.members]
             ok = self._check_invasion_item(i, entry) and ok
+            ok = self._check_kinds(world, i, entry) and ok
             if ok:
                 world.schedule_script(parse_when(entry.when), item)
 
@@ -524,7 +570,10 @@ def world_from_text(
         ]
         raise ContentError(problems) from None
     ruleset = content_settings.check(ruleset, settings)
-    return _Builder(schema, text, file, ruleset).build(seed)
+    world = _Builder(schema, text, file, ruleset).build(seed)
+    if schema.name not in shipped():
+        world.scenario_file = file  # a save says where its scenario came from
+    return world
 
 
 __all__ = ["ScenarioSchema", "build_world", "load", "resolve", "shipped", "world_from_text"]

@@ -125,6 +125,9 @@ class World:
         self.grid = grid
         self.seed = seed
         self.scenario = scenario
+        self.scenario_file: str | None = None
+        """The scenario file the world was set up from, when not a shipped scenario (a
+        save names it, so a save's scenario is always one that can be found)."""
         self.portals = list(portals)
         self.sanctum = sanctum
         self.stockpile = stockpile

@@ -103,6 +103,8 @@ FORMATS: dict[str, Callable[[Fields], str | None]] = {
     "monster.appeared": lambda f: (
         f"{name(f['monster'])} ({f['encounter']}) appears at {sq(f['at'])}."
     ),
+    "monster.seen": lambda f: f"{name(f['monster'])} comes into sight at {sq(f['at'])}.",
+    "monster.hidden": lambda f: f"{name(f['monster'])} goes out of sight.",
     "patrol.appeared": lambda f: f"A patrol appears in the {f['corridor']}!",
     "monsters.surprised": lambda f: (
         f"The monsters are surprised: {', '.join(name(m) for m in f['monsters'])}."

@@ -12,15 +12,16 @@ import asyncio
 import contextlib
 import hmac
 import json
+import threading
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketDisconnect
 
@@ -28,46 +29,32 @@ from undercroft import __version__
 from undercroft.crawl.content import Pack, default_pack
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.table import HUMAN, Table
+from undercroft.web.contract import (
+    ACTION_SCHEMA,
+    COMMAND_SCHEMA,
+    PLAYER_SCHEMA,
+    JsonLines,
+    NewGame,
+    NewWorld,
+    advance_schema,
+    json_body,
+    log_body,
+    refusals,
+    tidy,
+    with_token,
+)
 from undercroft.web.crawl_games import CrawlGame, Pass, check_request, policy_names
+from undercroft.web.headers import SecurityHeaders
 from undercroft.web.hub import Hub, RefusalError
 from undercroft.web.keep_replay import keep_frames
 from undercroft.web.keep_view import MAX_ADVANCE, NEXT_KINDS, KeepWatch, scenarios
 from undercroft.web.limits import BodyLimit, Limits
 from undercroft.web.replay import ReplayError, crawl_frames, parse_log
 
+SeatName = Literal["heroes", "dm"]
+"""The seats a crawl log can be replayed as."""
+
 STATIC = Path(str(files("undercroft.web") / "static"))
-SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-    ),
-}
-
-
-class NewGame(BaseModel):
-    """The body of ``POST /api/crawl/games`` (every field optional)."""
-
-    adventure: str | None = Field(None, description="an adventure id (GET /api/crawl/options)")
-    party: list[str] | None = Field(None, description="3 to 5 different hero ids (C-SETUP-03)")
-    seed: int | None = Field(None, ge=0, le=2**64 - 1, description="dice and policy seed")
-    heroes: str = Field(HUMAN, description="'human' or a built-in policy")
-    dm: str = Field(HUMAN, description="'human' or a built-in policy")
-
-
-def body_schema(model: type[BaseModel] | dict[str, Any]) -> dict[str, Any]:
-    schema = model if isinstance(model, dict) else model.model_json_schema()
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
-
-
-ACTION_SCHEMA = {
-    "type": "object",
-    "required": ["action"],
-    "properties": {"action": {"type": "string", "description": "an action as listed in legal"}},
-    "additionalProperties": True,
-}
 
 
 def create_app(
@@ -94,21 +81,30 @@ def create_app(
         default_response_class=AsciiJSON,
     )
     app.state.games = games
+    generated = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = tidy(generated())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.add_middleware(BodyLimit, limits=limits)
     if allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+    app.add_middleware(SecurityHeaders)  # outermost: refusals of the two above carry them too
 
     @app.exception_handler(RefusalError)
     async def refused(_: Request, exc: RefusalError) -> JSONResponse:
         return AsciiJSON({"error": exc.message}, status_code=exc.status)
 
-    @app.middleware("http")
-    async def headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        response.headers.update(SECURITY_HEADERS)
-        if request.url.path.startswith("/api/"):
-            response.headers["Cache-Control"] = "no-store"
-        return response
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        # A query parameter FastAPI checks (``seat``): the same {"error"} body as every
+        # other refusal, naming the parameter and what it may be.
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "the request"
+        return AsciiJSON({"error": f"{where}: {first.get('msg', 'invalid')}"}, status_code=422)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -153,7 +149,12 @@ def create_app(
             "party": {"min": 3, "max": 5},
         }
 
-    @app.post("/api/crawl/games", status_code=201, openapi_extra=body_schema(NewGame))
+    @app.post(
+        "/api/crawl/games",
+        status_code=201,
+        openapi_extra=json_body(NewGame),
+        responses=refusals(413, 415, 422, 503),
+    )
     async def new_game(request: Request) -> JSONResponse:
         """Start a game; each human seat gets a secret token and a link (201)."""
         data = await read_json(request)
@@ -194,13 +195,21 @@ def create_app(
             raise RefusalError(401, "no valid token for this game (Authorization: Bearer TOKEN)")
         return game, game.authorize(token.strip())
 
-    @app.get("/api/crawl/games/{game_id}/observation")
+    @app.get(
+        "/api/crawl/games/{game_id}/observation",
+        openapi_extra=with_token(),
+        responses=refusals(401, 404),
+    )
     async def observation(request: Request, game_id: str) -> dict[str, Any]:
         """The seat's observation (``legal`` filled only when the seat is to act)."""
         game, who = seat_of(request, game_id)
         return game.observation(who.seat)
 
-    @app.post("/api/crawl/games/{game_id}/actions", openapi_extra=body_schema(ACTION_SCHEMA))
+    @app.post(
+        "/api/crawl/games/{game_id}/actions",
+        openapi_extra=with_token(json_body(ACTION_SCHEMA)),
+        responses=refusals(401, 403, 404, 409, 413, 415, 422),
+    )
     async def act(request: Request, game_id: str) -> dict[str, Any]:
         """Apply one action as listed in ``legal``; the new observation (200). 401 without
         a valid token, 409 not the seat's turn, 422 malformed or not legal, 403 a hero
@@ -211,14 +220,40 @@ def create_app(
         game.notify()
         return result
 
-    @app.get("/api/crawl/games/{game_id}/log")
-    async def log(request: Request, game_id: str) -> PlainTextResponse:
+    @app.post(
+        "/api/crawl/games/{game_id}/player",
+        openapi_extra=with_token(json_body(PLAYER_SCHEMA)),
+        responses=refusals(401, 403, 404, 409, 413, 415, 422),
+    )
+    async def hand_over(request: Request, game_id: str) -> dict[str, Any]:
+        """Hand the seat to a built-in policy (``{"player": "careful"}``) or take it back
+        (``{"player": "human"}``) mid-game; who plays each seat now (200). The policy plays
+        on from the seat's next decision; taken back, it stops at the next one. 401
+        without a valid token, 403 with a hero player's link, 409 once the adventure is
+        over, 422 for another name."""
+        game, who = seat_of(request, game_id)
+        data = await read_json(request)
+        result: dict[str, Any] = await anyio.to_thread.run_sync(game.hand_over, who, data)
+        play_policies(game)
+        return result
+
+    @app.get(
+        "/api/crawl/games/{game_id}/log",
+        response_class=JsonLines,
+        openapi_extra=with_token(),
+        responses=refusals(401, 404),
+    )
+    async def log(request: Request, game_id: str) -> JsonLines:
         """The log as the seat may see it (JSON Lines)."""
         game, who = seat_of(request, game_id)
         text = await anyio.to_thread.run_sync(game.log_text, who.seat)
-        return PlainTextResponse(text, media_type="application/jsonl")
+        return JsonLines(text)
 
-    @app.get("/api/crawl/games/{game_id}/replay")
+    @app.get(
+        "/api/crawl/games/{game_id}/replay",
+        openapi_extra=with_token(),
+        responses=refusals(401, 404),
+    )
     async def game_replay(request: Request, game_id: str) -> dict[str, Any]:
         """The seat's log as replay frames (the board after each line it may see)."""
         game, who = seat_of(request, game_id)
@@ -235,28 +270,24 @@ def create_app(
         except ReplayError as exc:
             raise RefusalError(422, str(exc)) from None
 
-    async def log_body(request: Request, seat: str) -> str:
-        if seat not in ("heroes", "dm"):
-            raise RefusalError(422, "seat: 'heroes' or 'dm'")
+    async def log_text(request: Request) -> str:
         body = await request.body()
         try:
             return body.decode("utf-8")
         except UnicodeDecodeError:
             raise RefusalError(422, "the log is not UTF-8 text") from None
 
-    log_schema = {"requestBody": {"content": {"application/jsonl": {"schema": {"type": "string"}}}}}
-
-    @app.post("/api/replays/crawl", openapi_extra=log_schema)
-    async def replay_file(request: Request, seat: str = "dm") -> dict[str, Any]:
+    @app.post("/api/replays/crawl", openapi_extra=log_body(), responses=refusals(413, 422))
+    async def replay_file(request: Request, seat: SeatName = "dm") -> dict[str, Any]:
         """Replay frames of a crawl log sent as the body, as ``seat`` (heroes or dm) sees it."""
-        text = await log_body(request, seat)
+        text = await log_text(request)
         return await anyio.to_thread.run_sync(any_replay, text, seat, "crawl")
 
-    @app.post("/api/replays", openapi_extra=log_schema)
-    async def replay_any(request: Request, seat: str = "dm") -> dict[str, Any]:
+    @app.post("/api/replays", openapi_extra=log_body(), responses=refusals(413, 422))
+    async def replay_any(request: Request, seat: SeatName = "dm") -> dict[str, Any]:
         """Replay frames of a crawl or keep log sent as the body (``ruleset`` says which);
         a crawl log as ``seat`` sees it, a keep log whole (it has no hidden information)."""
-        text = await log_body(request, seat)
+        text = await log_text(request)
         return await anyio.to_thread.run_sync(any_replay, text, seat, None)
 
     @app.websocket("/api/crawl/games/{game_id}/ws")
@@ -272,23 +303,34 @@ def create_app(
             await websocket.close(code=1008, reason="this link is not valid")
             return
         changed = asyncio.Event()
-        game.listeners.add(changed.set)
+        loop = asyncio.get_running_loop()
+
+        def wake() -> None:  # called from the threads that play policies, too
+            with contextlib.suppress(RuntimeError):  # the loop is gone: so is the socket
+                loop.call_soon_threadsafe(changed.set)
+
+        game.listeners.add(wake)
         await websocket.accept()
         reader = asyncio.create_task(drain(websocket, changed))
         try:
             sent = since
+            shown: int | None = None
             while not reader.done():
                 changed.clear()
                 frame = await anyio.to_thread.run_sync(game.frame, who.seat, sent)
                 with contextlib.suppress(RefusalError):
                     games.get(game_id)  # a game watched live is in use: it does not expire
-                sent = frame["next"]
-                await websocket.send_json(frame)
+                if frame["version"] != shown:
+                    # Only a frame that shows something new: the heroes get none for a DM
+                    # move they cannot see (R-C-MON-06).
+                    shown = frame["version"]
+                    sent = frame["next"]
+                    await websocket.send_json(frame)
                 await changed.wait()
         except (WebSocketDisconnect, RuntimeError):
             pass  # the page went away mid-send
         finally:
-            game.listeners.discard(changed.set)
+            game.listeners.discard(wake)
             reader.cancel()
 
     # -- keep -------------------------------------------------------------------------
@@ -310,12 +352,20 @@ def create_app(
         """The shipped keep scenarios a world can be started from."""
         return {"scenarios": scenarios()}
 
-    @app.post("/api/keep/worlds", status_code=201)
+    @app.post(
+        "/api/keep/worlds",
+        status_code=201,
+        openapi_extra=json_body(NewWorld),
+        responses=refusals(413, 415, 422, 503),
+    )
     async def new_world(request: Request) -> JSONResponse:
         """Start a keep world from a shipped scenario: 201 ``{"id", "token"}``."""
         data = await read_json(request)
         if not isinstance(data, dict):
             raise RefusalError(422, "the body must be a JSON object")
+        unknown = sorted(set(data) - {"scenario", "seed"})
+        if unknown:
+            raise RefusalError(422, f"unknown field(s) {', '.join(unknown)}; known: scenario, seed")
         scenario = data.get("scenario", "trapworks")
         if scenario not in scenarios():
             raise RefusalError(422, f"scenario: one of {', '.join(scenarios())}")
@@ -336,25 +386,35 @@ def create_app(
             raise RefusalError(401, "no valid token for this world (Authorization: Bearer TOKEN)")
         return watch
 
-    @app.get("/api/keep/worlds/{world_id}/view")
+    @app.get(
+        "/api/keep/worlds/{world_id}/view", openapi_extra=with_token(), responses=refusals(401, 404)
+    )
     async def world_view(request: Request, world_id: str) -> dict[str, Any]:
         """The map, structures, wiring, beings, clock, latest log lines and trap records."""
         watch = world_of(request, world_id)
         return await anyio.to_thread.run_sync(watch.view)
 
-    @app.post("/api/keep/worlds/{world_id}/advance")
+    @app.post(
+        "/api/keep/worlds/{world_id}/advance",
+        openapi_extra=with_token(json_body(advance_schema(MAX_ADVANCE, list(NEXT_KINDS)))),
+        responses=refusals(401, 404, 413, 415, 422),
+    )
     async def world_advance(request: Request, world_id: str) -> dict[str, Any]:
         """``{"minutes": N}`` (1 to a week), or ``{"next": true | KIND}`` to the next event
         (of a kind: trap, invasion, death, wound, fight), a week at most; the new view."""
         watch = world_of(request, world_id)
         data = await read_json(request)
-        minutes = data.get("minutes") if isinstance(data, dict) else None
-        wanted = data.get("next") if isinstance(data, dict) else None
+        # One of the two, nothing else: a key the server would ignore is refused (as the
+        # schema says), not taken for a request it did not make.
+        alone = isinstance(data, dict) and len(data) == 1
+        minutes = data.get("minutes") if alone else None
+        wanted = data.get("next") if alone else None
         kind = "any" if wanted is True else wanted
         if isinstance(kind, str) and kind in NEXT_KINDS:
             minutes = None
         elif (
-            wanted is not None
+            not alone
+            or wanted is not None
             or isinstance(minutes, bool)
             or not isinstance(minutes, int)
             or not (1 <= minutes <= MAX_ADVANCE)
@@ -369,7 +429,11 @@ def create_app(
         )
         return result
 
-    @app.post("/api/keep/worlds/{world_id}/commands")
+    @app.post(
+        "/api/keep/worlds/{world_id}/commands",
+        openapi_extra=with_token(json_body(COMMAND_SCHEMA)),
+        responses=refusals(401, 404, 413, 415, 422),
+    )
     async def world_command(request: Request, world_id: str) -> dict[str, Any]:
         """One keeper command, as a script item without ``when`` (``{"do": "build",
         "kind": "pressure_plate", "at": [x, y]}``); the new view (200). 422 with the
@@ -379,13 +443,30 @@ def create_app(
         result: dict[str, Any] = await anyio.to_thread.run_sync(watch.command, data)
         return result
 
-    @app.get("/api/keep/worlds/{world_id}/adventurers/{adv_id}")
+    @app.get(
+        "/api/keep/worlds/{world_id}/adventurers/{adv_id}",
+        openapi_extra=with_token(),
+        responses=refusals(401, 404),
+    )
     async def world_adventurer(request: Request, world_id: str, adv_id: str) -> dict[str, Any]:
         """What one adventurer knows and its bonuses (K-LEARN-07, as ``--inspect``)."""
         watch = world_of(request, world_id)
         return await anyio.to_thread.run_sync(watch.adventurer, adv_id)
 
     return app
+
+
+def play_policies(game: CrawlGame) -> None:
+    """Let the game's policies play on in a thread of their own, one decision at a time
+    (:meth:`CrawlGame.run_policies`), so the request that handed a seat over returns at
+    once and a seat taken back stops its policy at the next decision. Threads started
+    for one game take turns (its ``driving`` lock): one that finds a person to act ends."""
+
+    def run() -> None:
+        with game.driving:
+            game.run_policies(game.notify)
+
+    threading.Thread(target=run, name=f"policies-{game.id}", daemon=True).start()
 
 
 async def drain(websocket: WebSocket, changed: asyncio.Event) -> None:

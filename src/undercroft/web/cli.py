@@ -76,7 +76,3 @@ def serve(
         uvicorn.Server(config).run()
     except KeyboardInterrupt:
         interrupted("the server stopped")
-
-
-def register(app: typer.Typer) -> None:
-    app.command("serve")(serve)

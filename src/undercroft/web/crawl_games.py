@@ -15,6 +15,7 @@ only what the seat already knows. A refused request changes nothing.
 from __future__ import annotations
 
 import hmac
+import json
 import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -28,6 +29,7 @@ from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.plugins import is_named
+from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import IllegalActionError
 from undercroft.crawl.table import HUMAN, PLAYED_SEATS, Table
 from undercroft.render.narrate import describe
@@ -87,10 +89,16 @@ class CrawlGame:
             {hero: new_token() for hero in table.state.heroes} if Seat.HEROES in self.tokens else {}
         )
         self.lock = threading.Lock()
+        self.driving = threading.Lock()
+        """Held by the thread letting policies play after a seat changed hands."""
         self.version = 0
         self.listeners: set[Callable[[], None]] = set()
         self._views: dict[Seat, list[LogEntry]] = {seat: [] for seat in PLAYED_SEATS}
         self._viewed = 0
+        self._shown: dict[Seat, tuple[str, int]] = {}
+        """Per seat, what its last frame showed (as JSON) and the version it had."""
+        # Where the monsters stand, followed along the log for the heroes' (R-C-MON-06).
+        self._sightings = Sightings.of_log(self.state.ruleset.adventure, self.log.header)
 
     # -- who is asking ---------------------------------------------------------------
 
@@ -129,21 +137,41 @@ class CrawlGame:
 
     def frame(self, seat: Seat, since: int = 0) -> dict[str, Any]:
         """What the socket pushes: the observation, the seat's log lines from ``since``
-        with their sentences, and the summary when the adventure is over."""
+        with their sentences, and the summary when the adventure is over. Its
+        ``version`` is the seat's own (:meth:`seat_version`)."""
         with self.lock:
             self._catch_up()
             lines = self._views[seat][max(0, since) :]
+            observation = observe(self.state, seat).to_json()
             return {
                 "type": "observation",
-                "version": self.version,
-                "observation": observe(self.state, seat).to_json(),
+                "version": self._seat_version(seat, observation),
+                "observation": observation,
                 "events": [entry_view(e) for e in lines],
                 "next": len(self._views[seat]),
                 "summary": self.summary(),
+                "players": self.seat_players(),
             }
+
+    def _seat_version(self, seat: Seat, observation: dict[str, Any]) -> int:
+        """A number that grows each time what ``seat`` sees changes (its observation, its
+        log, the summary), and only then: a change the seat cannot see, such as the DM
+        moving a monster out of the heroes' sight (R-C-MON-06), leaves it as it was, so
+        the socket sends no frame for it and the next frame does not count it."""
+        seen = json.dumps([observation, len(self._views[seat]), self.summary()], sort_keys=True)
+        last = self._shown.get(seat)
+        if last is not None and last[0] == seen:
+            return last[1]
+        version = 1 if last is None else last[1] + 1
+        self._shown[seat] = (seen, version)
+        return version
 
     def finished(self) -> bool:
         return self.state.is_terminal()
+
+    def seat_players(self) -> dict[str, str]:
+        """Who plays each seat now: ``human`` or a built-in policy's name."""
+        return {seat.value: who for seat, who in self.players.items()}
 
     def summary(self) -> dict[str, Any] | None:
         return None if self.log.summary is None else dict(self.log.summary.results)
@@ -152,7 +180,7 @@ class CrawlGame:
         new = self.log.entries[self._viewed :]
         for seat in PLAYED_SEATS:
             view = self._views[seat]
-            view.extend(observe_entries(new, seat, first_seq=len(view)))
+            view.extend(observe_entries(new, seat, len(view), self._sightings))
         self._viewed = len(self.log.entries)
 
     # -- acting ----------------------------------------------------------------------
@@ -171,6 +199,12 @@ class CrawlGame:
                 raise RefusalError(409, "the adventure is over")
             if state.current_player() is not who.seat:
                 raise RefusalError(409, f"it is not the {who.seat.value} seat's turn")
+            if not self.table.human(who.seat):
+                raise RefusalError(
+                    409,
+                    f"the {who.seat.value} seat is played by {self.players[who.seat]} now; "
+                    "take it back first",
+                )
             if action not in state.legal_actions():
                 raise RefusalError(422, "that action is not one of the legal actions now")
             hero = acts_for(action)
@@ -183,8 +217,49 @@ class CrawlGame:
             self.version += 1
             return observe(state, who.seat).to_json()
 
+    def hand_over(self, who: Pass, data: Any) -> dict[str, Any]:
+        """Give the seat ``who`` holds to a built-in policy, or take it back
+        (``{"player": NAME}`` or ``{"player": "human"}``); who plays each seat now.
+
+        A policy takes over at once: it plays the seat's decisions from the next one on
+        (:meth:`run_policies` runs them). Taken back, it makes no decision after the one
+        it is making: the seat's next decision is the person's. 403 for a hero player's
+        link (the seat is the whole party's), 409 once the adventure is over, 422 for a
+        name that is not ``human`` or a built-in policy.
+        """
+        player = parse_player(data)
+        if who.hero is not None:
+            raise RefusalError(
+                403, f"this link plays {who.hero} only; the heroes' seat link hands the seat over"
+            )
+        with self.lock:
+            if self.state.is_terminal():
+                raise RefusalError(409, "the adventure is over")
+            if player != self.players[who.seat]:
+                self.table.hand_over(who.seat, player)
+                self.version += 1
+            return {"seat": who.seat.value, "players": self.seat_players()}
+
+    def step(self) -> bool:
+        """One decision of a policy (the dice due rolled first), under the lock: ``False``
+        when a person must act or the game is over."""
+        with self.lock:
+            moved = self.table.step()
+            if moved:
+                self.version += 1
+            return moved
+
+    def run_policies(self, wake: Callable[[], None]) -> None:
+        """Let the policies play, one decision at a time, until a person must act or the
+        adventure ends; ``wake`` after each (the sockets). The lock is let go between
+        decisions, so a seat taken back stops its policy at the next decision."""
+        while self.step():
+            wake()
+        wake()
+
     def notify(self) -> None:
-        """Tell the sockets watching this game that it changed (on the server's loop)."""
+        """Tell the sockets watching this game that it changed (from any thread: each
+        listener hands the news to its socket's loop)."""
         for listener in list(self.listeners):
             listener()
 
@@ -197,6 +272,21 @@ def parse_action(data: Any) -> Action:
         return from_json(data)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise RefusalError(422, f"not an action: {exc}") from None
+
+
+def parse_player(data: Any) -> str:
+    """``{"player": NAME}`` checked: ``human`` or a built-in policy (an older alias
+    stands for its policy), or 422 naming the choices."""
+    choices = [HUMAN, *policy_names()]
+    who = data.get("player") if isinstance(data, dict) else None
+    if isinstance(data, dict) and set(data) - {"player"}:
+        unknown = ", ".join(sorted(set(data) - {"player"}))
+        raise RefusalError(422, f"unknown field(s) {unknown}; known: player")
+    if isinstance(who, str) and who in ALIASES:
+        who = ALIASES[who]
+    if not isinstance(who, str) or who not in choices:
+        raise RefusalError(422, f"player: one of {', '.join(choices)}")
+    return who
 
 
 @dataclass(frozen=True)

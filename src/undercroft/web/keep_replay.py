@@ -25,6 +25,7 @@ from undercroft.core.events import EventLog, LogEntry
 from undercroft.keep.ruleset import Ruleset
 from undercroft.keep.scenario import build_world, shipped
 from undercroft.keep.world import World
+from undercroft.render.keep_lines import Names
 from undercroft.web.keep_map import clock
 from undercroft.web.keep_view import QUIET, line
 from undercroft.web.replay import apply_line, check_log
@@ -268,12 +269,14 @@ def keep_frames(log: EventLog) -> dict[str, Any]:
     check_log(log, "keep")
     picture = Picture(log)
     start = picture.start()
+    names = Names().actors({"id": a.id, "kind": a.kind, **a.profile} for a in log.header.actors)
     frames: list[dict[str, Any]] = []
     for entry in log.entries:
+        names.learn(entry.event)
         if entry.event.type in QUIET:
             continue
         fired = apply_line(picture.apply, entry)
-        frame = {**line(entry), **picture.delta()}
+        frame = {**line(entry, names), **picture.delta()}
         if fired:
             frame["fired"] = fired
         frames.append(frame)

@@ -25,6 +25,8 @@ from undercroft.keep.commands import CommandError, execute
 from undercroft.keep.invaders import Adventurer
 from undercroft.keep.scenario import build_world, shipped
 from undercroft.keep.script import parse_command
+from undercroft.keep.world import World
+from undercroft.render.keep_lines import Names, command_sentence, sentence
 from undercroft.web.crawl_games import new_token
 from undercroft.web.hub import RefusalError
 from undercroft.web.keep_map import world_view
@@ -53,8 +55,11 @@ class TailLog:
 
     enabled = True
 
-    def __init__(self) -> None:
+    def __init__(self, names: Names | None = None) -> None:
+        self.names = names if names is not None else Names()
         self.entries: deque[LogEntry] = deque(maxlen=LOG_KEPT)
+        self.lines: deque[dict[str, Any]] = deque(maxlen=LOG_KEPT)
+        """The same lines as the page gets them, each with its sentence."""
         self.count = 0
         self.types: Counter[str] = Counter()
         self.traps: dict[str, dict[str, Any]] = {}
@@ -63,9 +68,12 @@ class TailLog:
         entry = LogEntry(self.count, time, event)
         self.count += 1
         self.types[event.type] += 1
+        self.names.learn(event)
         if event.type in QUIET:
             return
+        said = line(entry, self.names)  # told now: the names of this moment
         self.entries.append(entry)
+        self.lines.append(said)
         trap = event.fields.get("trap")
         if isinstance(trap, str) and event.type.startswith(("trap.", "part.")):
             record = self.traps.setdefault(
@@ -75,7 +83,7 @@ class TailLog:
             if event.type in key:
                 record[key[event.type]] += 1
             history: list[dict[str, Any]] = record["history"]
-            history.append(line(entry))
+            history.append(said)
             del history[:-HISTORY_KEPT]
 
     def seen(self, types: tuple[str, ...]) -> int:
@@ -85,11 +93,32 @@ class TailLog:
         return sum(self.types[t] for t in types)
 
 
-def line(entry: LogEntry) -> dict[str, Any]:
-    """A log line for the page: the line itself and a short sentence."""
-    fields = entry.event.fields
-    said = ", ".join(f"{k} {v}" for k, v in fields.items() if not isinstance(v, dict | list))
-    return {"entry": entry.to_json(), "text": f"{entry.event.type}: {said}"}
+def line(entry: LogEntry, names: Names | None = None) -> dict[str, Any]:
+    """A log line for the page: the line itself and its sentence
+    (:func:`undercroft.render.keep_lines.sentence`)."""
+    return {"entry": entry.to_json(), "text": sentence(entry.event, names)}
+
+
+def world_names(world: World) -> Names:
+    """The names of a live world's beings and structures: those there now, and any id
+    the log names later looked up in the world when first told."""
+
+    def lookup(some_id: str) -> str | None:
+        found = Names()
+        being = world.beings.get(some_id)
+        if being is not None:
+            found.being(some_id, being.breed)
+        structure = world.structures.get(some_id)
+        if structure is not None:
+            found.structure(some_id, structure.kind, structure.name)
+        return found.known.get(some_id)
+
+    names = Names(lookup)
+    for being in world.beings.values():
+        names.being(being.id, being.breed)
+    for structure in world.structures.values():
+        names.structure(structure.id, structure.kind, structure.name)
+    return names
 
 
 class KeepWatch:
@@ -99,7 +128,7 @@ class KeepWatch:
         self.id = world_id
         self.scenario = scenario
         self.world = build_world(scenario, seed=seed)
-        self.log = TailLog()
+        self.log = TailLog(world_names(self.world))
         self.world.attach_log(self.log)
         self.token = new_token()
         self.lock = threading.Lock()
@@ -146,7 +175,13 @@ class KeepWatch:
                 rules = f" ({', '.join(result.rules)})" if result.rules else ""
                 raise RefusalError(422, f"{cmd.verb} refused: {result.reason}{rules}")
             view = self._view()
-            view["command"] = {"verb": cmd.verb, "args": cmd.args(), "effect": result.effect}
+            fields = result.event(cmd).fields
+            view["command"] = {
+                "verb": cmd.verb,
+                "args": cmd.args(),
+                "effect": result.effect,
+                "text": command_sentence(fields, self.log.names),
+            }
             return view
 
     def adventurer(self, adv_id: str) -> dict[str, Any]:
@@ -165,7 +200,7 @@ class KeepWatch:
         return {
             "scenario": self.scenario,
             **world_view(self.world),
-            "log": [line(e) for e in list(self.log.entries)[-100:]],
+            "log": list(self.log.lines)[-100:],
             "lines": self.log.count,
             "traps": self.log.traps,
         }

@@ -3,9 +3,11 @@
 A log holds what happened, not the actions, so the board of each frame is rebuilt from
 the events themselves (figures placed and moved, damage, doors forced, areas revealed,
 traps found or sprung) over the adventure's board from the pack. The log is first
-filtered for the seat with ``observe_entry`` (ARCHITECTURE.md, "Hidden information"):
-the heroes' frames are made from the heroes' log only, and their board shows only the
-areas revealed in it, so a replay tells the heroes nothing their game did not.
+filtered for the seat with ``observe_line`` (ARCHITECTURE.md, "Hidden information"):
+the heroes' frames are made from the heroes' log only, and their board shows what the
+heroes' board showed then (the areas revealed and what the heroes saw, followed by
+:class:`~undercroft.crawl.sightings.Sightings`), with the monsters where the heroes saw
+them (R-C-MON-06), so a replay tells the heroes nothing their game did not.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from undercroft.core.events import EventLog, LogEntry, LogFormatError, log_from_
 from undercroft.core.grid import Grid
 from undercroft.crawl.content import Pack
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.observe import UNKNOWN, observe_entries
+from undercroft.crawl.observe import UNKNOWN, observe_line
 from undercroft.crawl.ruleset import Adventure
+from undercroft.crawl.sightings import HIDDEN, SEEN, Sightings
 from undercroft.web.crawl_games import entry_view
 
 MAX_FRAMES = 100_000
@@ -61,8 +64,16 @@ def apply_line(apply: Callable[[LogEntry], T], entry: LogEntry) -> T:
 class Board:
     """The board of a replay as far as the events have told it."""
 
-    def __init__(self, adventure: Adventure | None, seat: Seat, header: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        adventure: Adventure | None,
+        seat: Seat,
+        header: dict[str, Any],
+        sightings: Sightings | None = None,
+    ) -> None:
         self.full = seat is not Seat.HEROES
+        self.sightings = sightings
+        """What the heroes' board shows (their seat, the board known)."""
         self.grid: Grid | None = None if adventure is None else adventure.board.copy()
         self.chars = None if self.grid is None else self.grid.char_array().copy()
         self.revealed: set[str] = set()
@@ -94,12 +105,33 @@ class Board:
             return None
         chars = self.chars.copy()
         if not self.full:
-            known = np.zeros(chars.shape, np.bool_)
-            for index, info in enumerate(self.grid.areas):
-                if info.name in self.revealed:
-                    known |= self.grid.area == index
-            chars[~known] = UNKNOWN.encode()
+            chars[~self.known(chars.shape)] = UNKNOWN.encode()
         return "\n".join(row.tobytes().decode() for row in chars)
+
+    def known(self, shape: tuple[int, ...]) -> np.ndarray:
+        """The squares the heroes' board shows: as the game showed them (the revealed
+        areas and what the heroes saw), or with no way to follow sight, the revealed
+        areas."""
+        if self.sightings is not None:
+            size = shape[0] * shape[1]
+            bits = self.sightings.known().to_bytes(size, "little")
+            return np.frombuffer(bits, np.bool_).reshape(shape)
+        known = np.zeros(shape, np.bool_)
+        assert self.grid is not None
+        for index, info in enumerate(self.grid.areas):
+            if info.name in self.revealed:
+                known |= self.grid.area == index
+        return known
+
+    def drawn(self, at: list[int] | None) -> bool:
+        """Whether a monster at ``at`` is drawn: out of the heroes' sight it is not
+        (R-C-MON-06), nor in the frame of a line whose sighting comes after it (a hero's
+        step that takes a monster out of sight)."""
+        if at is None:
+            return False
+        if self.sightings is None:
+            return True
+        return self.sightings.shows(at[0], at[1])
 
     def set_char(self, at: Any, char: bytes) -> None:
         if self.chars is not None and isinstance(at, list) and len(at) == 2:
@@ -133,6 +165,11 @@ class Board:
             }
         elif kind == "monster.moved" and str(f["monster"]) in self.monsters:
             self.monsters[str(f["monster"])]["pos"] = list(f["to"])
+        elif kind == SEEN:  # R-C-MON-06: back in the heroes' sight
+            known = self.monsters.get(str(f["monster"]), {"id": f["monster"], "kind": f["kind"]})
+            self.monsters[str(f["monster"])] = {**known, "pos": list(f["at"])}
+        elif kind == HIDDEN and str(f["monster"]) in self.monsters:
+            self.monsters[str(f["monster"])] = {**self.monsters[str(f["monster"])], "pos": None}
         elif kind == "monster.slain":
             self.monsters.pop(str(f["monster"]), None)
         elif kind == "damage":
@@ -175,7 +212,7 @@ class Board:
         return {
             "light": self.light,
             "heroes": [dict(h) for h in self.heroes.values()],
-            "monsters": [dict(m) for m in self.monsters.values()],
+            "monsters": [dict(m) for m in self.monsters.values() if self.drawn(m["pos"])],
             "traps": [dict(t) for t in self.traps.values()],
             "corpses": [dict(c) for c in self.corpses.values()],
             "exits": self.exits,
@@ -189,17 +226,22 @@ def crawl_frames(log: EventLog, pack: Pack, seat: Seat) -> dict[str, Any]:
     check_log(log, "crawl")
     adventure = pack.adventures.get(log.header.scenario)
     header = log.header.to_json()
-    board = Board(adventure, seat, header)
+    sightings = None
+    if adventure is not None and seat is Seat.HEROES:
+        sightings = Sightings.of_log(adventure, log.header)
+    board = Board(adventure, seat, header, sightings)
     frames: list[dict[str, Any]] = []
     last_board = None
-    for entry in observe_entries(log.entries, seat):
-        apply_line(board.apply, entry)
-        frame = {**entry_view(entry), **board.snapshot()}
-        text = board.board_text()
-        if text != last_board:
-            frame["board"] = text
-            last_board = text
-        frames.append(frame)
+    for line in log.entries:
+        for seen in apply_line(lambda e: observe_line(e, seat, sightings), line):
+            entry = LogEntry(len(frames), seen.time, seen.event)  # the seat's numbering
+            apply_line(board.apply, entry)
+            frame = {**entry_view(entry), **board.snapshot()}
+            text = board.board_text()
+            if text != last_board:
+                frame["board"] = text
+                last_board = text
+            frames.append(frame)
     return {
         "seat": seat.value,
         "scenario": log.header.scenario,

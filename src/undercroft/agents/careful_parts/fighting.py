@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from undercroft.agents.basic_party import spot
 from undercroft.agents.careful_parts.common import (
     DEATHS_DOOR,
     EXHAUSTED_COST,
@@ -19,7 +20,16 @@ from undercroft.agents.careful_parts.common import (
     name,
 )
 from undercroft.agents.odds import fight_odds, mental_odds
-from undercroft.agents.plan import FAR, PLANNING_COST, PLANNING_MOST, SHUT_CODE, Search, mask_of
+from undercroft.agents.plan import (
+    FAR,
+    NEW_SQUARE,
+    PLANNING_COST,
+    PLANNING_MOST,
+    SHUT_CODE,
+    WALK_COST,
+    Search,
+    mask_of,
+)
 from undercroft.crawl.actions import (
     DONE,
     Action,
@@ -42,6 +52,10 @@ FOCUS_BONUS = 2.0
 """How many squares further a hero walks to join a fight another hero is in."""
 ALONE_PENALTY = 3.0
 """How many squares further a hero walks rather than face a stronger monster alone."""
+HOLD_TURNS = 2
+"""Turns of a fight without any hero next to a monster that the heroes hold their ground
+(``hold``) before they go round by doors and unknown squares again (a monster that
+never comes must still be reached)."""
 
 
 class Fighting(CarefulBase):
@@ -57,6 +71,7 @@ class Fighting(CarefulBase):
     ) -> Action | None:
         here = hero.pos
         assert here is not None
+        self.note_contact(obs, heroes, monsters)
         adjacent = [m for m in monsters if m.pos.is_adjacent(here)]
         damage = sum(self.cards(obs).monsters[self.kind_of(obs, m.id)].damage for m in adjacent)
         if adjacent and hero.health <= self.knobs.retreat and damage >= hero.health:
@@ -83,6 +98,8 @@ class Fighting(CarefulBase):
         if self.knobs.engage:
             return self.engage(obs, hero, heroes, monsters)
         action = self.hero_move(obs, hero, heroes, False)  # the nearest monster, as basic
+        if self.knobs.hold and self.into_the_unknown(hero, action) and self.holding(obs):
+            return self.known_way(obs, hero, heroes, monsters)
         if isinstance(action, Move):
             end = action.path[-1]
             self.reason = f"{name(hero.id)} closes in on the monsters, to {end.x},{end.y}"
@@ -96,6 +113,69 @@ class Fighting(CarefulBase):
         else:
             self.reason = f"{name(hero.id)} waits: no monster it can reach this turn"
         return action
+
+    def note_contact(
+        self, obs: ViewLike, heroes: tuple[HeroSeen, ...], monsters: tuple[MonsterSeen, ...]
+    ) -> None:
+        """Remember the last turn a hero stood next to a monster (a new fight counts as
+        contact on its first turn)."""
+        contact: dict[str, int] = self.notes.setdefault("contact", {"seen": -9, "last": -9})
+        if contact["seen"] < obs.turn - 1:
+            contact["last"] = obs.turn  # a new fight: no monster on the board last turn
+        contact["seen"] = obs.turn
+        if any(h.pos is not None and h.pos.is_adjacent(m.pos) for h in heroes for m in monsters):
+            contact["last"] = obs.turn
+
+    def holding(self, obs: ViewLike) -> bool:
+        """Whether the heroes still hold their ground: a hero fought a monster within the
+        last ``HOLD_TURNS`` turns of this fight."""
+        contact: dict[str, int] = self.notes.get("contact", {"last": obs.turn})
+        return obs.turn - contact["last"] <= HOLD_TURNS
+
+    def into_the_unknown(self, hero: HeroSeen, action: Action | None) -> bool:
+        """Whether ``action`` forces a door, or heads along a way (the route ``hero_move``
+        planned) that crosses a shut door or an unknown square: somewhere new, in a
+        fight."""
+        if isinstance(action, OpenDoor):
+            return True
+        if not isinstance(action, Move):
+            return False
+        memory = self.memory
+        route: list[int] = self.notes.get("routes", {}).get(hero.id, [])
+        if not route or memory.pos(route[0]) != action.path[0]:
+            return False
+        return any(NEW_SQUARE[memory.codes[i]] for i in route)
+
+    def known_way(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        monsters: tuple[MonsterSeen, ...],
+    ) -> Action | None:
+        """Close in on the nearest monster over known floor only, or hold the ground: in
+        a fight a careful hero forces no door and walks into no unknown square, which
+        would reveal more monsters (C-TURN-04) while the others fight without it; the
+        monsters come to the heroes (C-CMB-01)."""
+        here = hero.pos
+        assert here is not None
+        memory = self.memory
+        where = {m.pos for m in monsters}
+        blocked = self.blocked(obs, hero, heroes, *where)
+        search = Search(memory.costs(WALK_COST), memory.width, [memory.index(here)], blocked)
+        target = spot(search, where)
+        walk = self.known_walk(search.path_to(target), hero.moves_left) if target else ()
+        if walk:
+            end = walk[-1]
+            self.reason = (
+                f"{name(hero.id)} closes in on the monsters over known floor, to {end.x},{end.y}"
+            )
+            return Move(hero.id, walk)
+        self.reason = (
+            f"{name(hero.id)} holds its ground: no door forced and nothing unknown walked "
+            "into in a fight"
+        )
+        return None
 
     def casts_from_afar(self, obs: ViewLike, hero: HeroSeen) -> bool:
         """Whether the hero knows a combat spell it has the Magic for: it fights better

@@ -55,6 +55,77 @@ UC.name = function (id) {
   return m ? `${title(m[1])} ${m[2]}` : title(text);
 };
 
+// A figure's label on the board: a monster's kind by its initials (or first two letters)
+// and its number, so two of a kind are told apart ("monster:giant-rat-2" -> "GR2",
+// "monster:goblin-12" -> "Go12"); a hero's first two letters.
+UC.short = function (id) {
+  const full = UC.name(id);
+  const m = full.match(/^(.*) (\d+)$/);
+  if (!m) return full.slice(0, 2);
+  const words = m[1].split(" ");
+  const head = words.length > 1 ? words.map((w) => w[0]).join("").slice(0, 2) : words[0].slice(0, 2);
+  return head + m[2];
+};
+
+// The room or corridor a square belongs to, as this seat knows it (the observation's
+// area_map marks the squares of each revealed area; nothing for a square of none).
+UC.AREA_KEY = 0x41;
+UC.areaAt = function (view, x, y) {
+  const row = (view.area_map || "").split("\n")[y];
+  const ch = row ? row[x] : undefined;
+  if (!ch || ch === " ") return null;
+  return (view.revealed || [])[ch.codePointAt(0) - UC.AREA_KEY] || null;
+};
+
+UC.where = function (view, x, y) {
+  const area = UC.areaAt(view, x, y);
+  return `(${x},${y})` + (area ? ` ${area}` : "");
+};
+
+UC.ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3];
+
+// Zoom buttons (and Ctrl + wheel) and a line saying which square the pointer is over,
+// set up once per board; drawBoard keeps the zoom across redraws.
+UC.boardTools = function (svg) {
+  if (svg.dataset.tools) return;
+  svg.dataset.tools = "1";
+  svg.dataset.zoom = svg.dataset.zoom || "2";
+  const where = UC.el("span", { class: "where", "aria-live": "off" }, "");
+  const zoomBy = (step) => {
+    const i = Math.max(0, Math.min(UC.ZOOMS.length - 1, Number(svg.dataset.zoom) + step));
+    svg.dataset.zoom = String(i);
+    UC.sizeBoard(svg);
+  };
+  const bar = UC.el("div", { class: "board-tools" },
+    UC.el("button", { class: "zoom-out", title: "zoom out (Ctrl + wheel)", "aria-label": "zoom out", onclick: () => zoomBy(-1) }, "−"),
+    UC.el("button", { class: "zoom-in", title: "zoom in (Ctrl + wheel)", "aria-label": "zoom in", onclick: () => zoomBy(1) }, "+"),
+    where);
+  svg.before(bar);
+  svg.addEventListener("wheel", (e) => {
+    if (!e.ctrlKey) return;
+    e.preventDefault();
+    zoomBy(e.deltaY < 0 ? 1 : -1);
+  }, { passive: false });
+  svg.addEventListener("mousemove", (e) => {
+    const v = svg.ucView;
+    if (!v) return;
+    const r = svg.getBoundingClientRect();
+    const x = Math.floor((e.clientX - r.left) / (r.width / v.width));
+    const y = Math.floor((e.clientY - r.top) / (r.height / v.height));
+    where.textContent = x >= 0 && y >= 0 && x < v.width && y < v.height ? UC.where(v.view, x, y) : "";
+  });
+  svg.addEventListener("mouseleave", () => { where.textContent = ""; });
+};
+
+UC.sizeBoard = function (svg) {
+  const v = svg.ucView;
+  if (!v) return;
+  const zoom = UC.ZOOMS[Number(svg.dataset.zoom || 2)];
+  svg.setAttribute("width", v.width * UC.CELL * zoom);
+  svg.setAttribute("height", v.height * UC.CELL * zoom);
+  svg.dataset.scale = String(zoom);
+};
+
 UC.TERRAIN = {
   "#": "wall", ".": "floor", "+": "door", "'": "door-open", "&": "door-locked",
   "T": "furniture", "X": "blockage", "~": "water", ":": "dark", "?": "unknown",
@@ -69,14 +140,17 @@ UC.drawBoard = function (svg, view, opts) {
   const height = rows.length, width = Math.max(...rows.map((r) => r.length), 1);
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${width * C} ${height * C}`);
-  svg.setAttribute("width", width * C);
-  svg.setAttribute("height", height * C);
+  svg.ucView = { view, width, height };
+  UC.boardTools(svg);
+  UC.sizeBoard(svg);
   const layer = (name) => { const g = UC.svg("g", { class: name }); svg.append(g); return g; };
   const cells = layer("cells");
   rows.forEach((row, y) => {
     [...row].forEach((ch, x) => {
       const cls = UC.TERRAIN[ch] || "floor";
-      cells.append(UC.svg("rect", { x: x * C, y: y * C, width: C, height: C, class: "sq " + cls, "data-sq": `${x},${y}` }));
+      const cell = UC.svg("rect", { x: x * C, y: y * C, width: C, height: C, class: "sq " + cls, "data-sq": `${x},${y}` });
+      const tip = UC.svg("title"); tip.textContent = UC.where(view, x, y); cell.append(tip);
+      cells.append(cell);
       if (cls === "furniture") cells.append(UC.svg("rect", { x: x * C + 5, y: y * C + 5, width: C - 10, height: C - 10, class: "table" }));
     });
   });
@@ -104,16 +178,16 @@ UC.drawBoard = function (svg, view, opts) {
     const [x, y] = f.pos;
     const g = UC.svg("g", { class: "figure " + cls + (opts.selected === f.id ? " selected" : ""), "data-id": f.id });
     g.append(UC.svg("circle", { cx: x * C + C / 2, cy: y * C + C / 2, r: C / 2 - 2 }));
-    const t = UC.svg("text", { x: x * C + C / 2, y: y * C + C / 2 + 4, "text-anchor": "middle" });
+    const t = UC.svg("text", { x: x * C + C / 2, y: y * C + C / 2 + 4, "text-anchor": "middle", class: label.length > 3 ? "long" : null });
     t.textContent = label; g.append(t);
     const tip = UC.svg("title");
-    tip.textContent = `${UC.name(f.id)}  Health ${f.health ?? "?"}  Stamina ${f.stamina ?? "?"}` + (f.magic !== undefined ? `  Magic ${f.magic}` : "");
+    tip.textContent = `${UC.name(f.id)} at ${UC.where(view, x, y)}  Health ${f.health ?? "?"}  Stamina ${f.stamina ?? "?"}` + (f.magic !== undefined ? `  Magic ${f.magic}` : "");
     g.append(tip);
     if (opts.onFigure) g.addEventListener("click", () => opts.onFigure(f));
     figures.append(g);
   };
-  for (const h of view.heroes || []) figure(h, "hero", UC.name(h.id).slice(0, 2));
-  for (const m of view.monsters || []) figure(m, "monster", UC.name(m.kind || m.id).slice(0, 2));
+  for (const h of view.heroes || []) figure(h, "hero", UC.short(h.id));
+  for (const m of view.monsters || []) figure(m, "monster", UC.short(m.id));
   const targets = layer("targets");
   for (const [key, t] of Object.entries(opts.targets || {})) {
     const [x, y] = key.split(",").map(Number);

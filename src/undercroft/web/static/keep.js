@@ -81,8 +81,7 @@ async function sendCommand() {
     body[input.dataset.key] = kind === "tile" || kind === "tiles" ? JSON.parse(input.value) : kind === "bool" ? input.value === "true" : kind === "number" ? Number(input.value) : input.value;
   }
   const r = await UC.api("POST", `/api/keep/worlds/${kv.id}/commands`, kv.token, body);
-  const effect = r.ok && r.data.command.effect && Object.keys(r.data.command.effect).length ? ` ${JSON.stringify(r.data.command.effect)}` : "";
-  $("command-result").textContent = r.ok ? `${r.data.command.verb}: done${effect}` : r.data.error;
+  $("command-result").textContent = r.ok ? r.data.command.text : r.data.error;
   $("command-result").className = r.ok ? "ok" : "error";
   if (r.ok) draw(r.data);
 }
@@ -123,7 +122,7 @@ function draw(view) {
   });
   const list = $("log");
   for (const l of fresh) {
-    const li = UC.el("li", { "data-type": l.entry.type, "data-seq": l.entry.seq, title: (l.entry.rules || []).join(", ") || null, class: l.entry.type === "trap.fired" ? "fired" : l.entry.type === "being.died" ? "death" : null });
+    const li = UC.el("li", { "data-type": l.entry.type, "data-seq": l.entry.seq, "data-trap": l.entry.trap || null, title: (l.entry.rules || []).join(", ") || null, class: l.entry.type === "trap.fired" ? "fired" : l.entry.type === "being.died" ? "death" : null });
     li.append(UC.el("span", { class: "line", text: `${KM.time(l.entry.time)}  ${l.text}` }));
     list.append(li);
     if (l.entry.type === "being.died") kv.deaths.push(l);
@@ -163,7 +162,7 @@ function invasions(view) {
       UC.el("ul", {}, ...members)));
   }
   rows.push(UC.el("h3", { text: `deaths (${kv.deaths.length})` }));
-  rows.push(UC.el("ol", { id: "deaths" }, ...kv.deaths.slice(-12).map((l) => UC.el("li", { text: `${KM.time(l.entry.time)} ${l.entry.being} (${l.entry.kind}) by ${l.entry.by}` }))));
+  rows.push(UC.el("ol", { id: "deaths" }, ...kv.deaths.slice(-12).map((l) => UC.el("li", { text: `${KM.time(l.entry.time)} ${l.text}` }))));
   box.replaceChildren(...rows);
 }
 

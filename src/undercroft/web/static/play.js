@@ -4,7 +4,7 @@
 const gameId = location.pathname.split("/").filter(Boolean).pop();
 const token = UC.hashParams().get("token") || "";
 const myHero = new URLSearchParams(location.search).get("hero");
-const state = { obs: null, selected: myHero, monster: null, busy: false, next: 0, summary: null, walking: null };
+const state = { obs: null, selected: myHero, monster: null, busy: false, next: 0, summary: null, walking: null, players: null, choices: null };
 
 const $ = (id) => document.getElementById(id);
 
@@ -168,9 +168,42 @@ function renderHeroes(obs) {
   }
 }
 
+// Who plays this seat: a person (this page) or a built-in policy it was handed to. A hero
+// player's link plays one hero, so only the seat's own link hands the seat over.
+async function renderHandover(obs) {
+  const box = $("handover");
+  if (myHero || !state.players || obs.outcome) { box.hidden = true; return; }
+  if (!state.choices) {
+    state.choices = [];
+    const r = await UC.api("GET", "/api/crawl/options");
+    if (r.ok) state.choices = r.data.players;
+    const select = $("player");
+    select.replaceChildren(...state.choices.map((p) => UC.el("option", { value: p }, p === "human" ? "me" : `the ${p} policy`)));
+    select.addEventListener("change", () => handOver(select.value));
+  }
+  box.hidden = false;
+  $("player").value = state.players[obs.seat];
+}
+
+async function handOver(player) {
+  const r = await UC.api("POST", `/api/crawl/games/${gameId}/player`, token, { player });
+  if (!r.ok) { $("status").textContent = `refused (${r.status}): ${r.data.error}`; return; }
+  state.players = r.data.players;
+  render();
+}
+
+function played(obs) {
+  const who = state.players && state.players[obs.seat];
+  return who && who !== "human" ? who : null;
+}
+
 function renderActions(obs) {
   const box = $("actions");
   box.replaceChildren();
+  if (played(obs) && !obs.outcome) {
+    box.append(UC.el("p", { class: "waiting", "data-played-by": played(obs), text: `The ${played(obs)} policy plays this seat; choose "me" under "Played by" to take it back.` }));
+    return;
+  }
   const mineLegal = obs.legal.filter(mine);
   if (!obs.legal.length) {
     box.append(UC.el("p", { class: "waiting", text: obs.outcome ? "The adventure is over." : `Waiting for ${obs.to_act === "chance" ? "the dice" : "the " + (obs.to_act === "dm" ? "Dungeon Master" : "heroes")}…` }));
@@ -209,7 +242,7 @@ function render() {
     if (first) state.selected = first.hero;
   }
   UC.drawBoard($("board"), obs, {
-    targets: obs.legal.length ? targets(obs) : {},
+    targets: obs.legal.length && !played(obs) ? targets(obs) : {},
     selected: state.selected || state.monster,
     onFigure: (f) => {
       if (f.id.startsWith("hero:") && !myHero) { state.selected = f.id; render(); }
@@ -218,6 +251,7 @@ function render() {
   });
   renderHeroes(obs);
   renderActions(obs);
+  renderHandover(obs);
   const goals = $("goals");
   goals.replaceChildren(...obs.goals.map((g) => UC.el("li", { class: g.met ? "met" : g.in_hand ? "in-hand" : "", text: `${g.text}${g.met ? " ✓" : g.in_hand ? " (in hand)" : ""}` })));
   if (state.summary) showEnd(state.summary);
@@ -262,6 +296,7 @@ function connect() {
     state.obs = frame.observation;
     state.next = frame.next;
     state.summary = frame.summary;
+    state.players = frame.players;
     addEvents(frame.events);
     render();
     document.body.dataset.version = frame.version;

@@ -1,0 +1,156 @@
+"""Every event type a log of each ruleset may hold (``docs/events.md`` describes each).
+
+A log is read back (``undercroft replay``, the web replays) only if every line's type is
+one its ruleset writes: a type from nowhere is a log edited by hand, damaged, or written
+by another program, and is refused naming the line rather than skipped in silence. A
+test checks these sets against the types the engines emit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+DICE: Final = frozenset({"roll", "chance", "fight"})
+"""The core's kinds (:mod:`undercroft.core.events`), which both rulesets write."""
+
+CRAWL: Final = DICE | frozenset(
+    {
+        "adventure.ended",
+        "adventure.started",
+        "area.revealed",
+        "casting.begun",
+        "casting.kept",
+        "choice.made",
+        "combat.step_over",
+        "combat.turn",
+        "corpse.dragged",
+        "corpse.eaten",
+        "corpse.rescued",
+        "damage",
+        "deaths_door",
+        "deaths_door.skipped",
+        "door.opened",
+        "exhausted",
+        "exit.opened",
+        "explore.choice",
+        "goal.met",
+        "guard.roused",
+        "healed",
+        "hero.died",
+        "hero.left",
+        "item.found",
+        "item.traded",
+        "item.unclaimed",
+        "item.used",
+        "items.identified",
+        "light.changed",
+        "light.dropped",
+        "magic.restored",
+        "monster.ability",
+        "monster.appeared",
+        "monster.moved",
+        # Only in the heroes' view of a log (R-C-MON-06, crawl/sightings.py): a monster
+        # that walked out of their sight, or came into it; a seat's log read back has them.
+        "monster.hidden",
+        "monster.seen",
+        "monster.slain",
+        "monsters.surprised",
+        "moved",
+        "movement.ended",
+        "patrol.appeared",
+        "patrols.stopped",
+        "reason",
+        "recovered",
+        "rest.broken",
+        "rest.started",
+        "scroll.read",
+        "secret.revealed",
+        "spell.cast",
+        "spell.failed",
+        "spell.fizzled",
+        "spell.forgotten",
+        "spell.lost",
+        "spell.memorized",
+        "stamina.restored",
+        "stamina.spent",
+        "surprise.denied",
+        "text.read",
+        "trait.tested",
+        "trap.sprung",
+        "traps.detected",
+        "turn.started",
+    }
+)
+
+KEEP: Final = DICE | frozenset(
+    {
+        "adventurer.captured",
+        "adventurer.left",
+        "adventurer.stuck",
+        "adventurers.learned",
+        "altar.wrecked",
+        "attack",
+        "being.carried",
+        "being.died",
+        "being.healed",
+        "being.held",
+        "being.killed",
+        "being.laid",
+        "being.terrified",
+        "being.unconscious",
+        "being.woke",
+        "body.burned",
+        "body.butchered",
+        "camp.relation",
+        "command",
+        "creature.gone",
+        "creature.settled",
+        "creatures.summoned",
+        "door.closed",
+        "door.forced",
+        "door.forcing",
+        "door.given_up",
+        "door.opened",
+        "fighter.decision",
+        "foe.known",
+        "fugitive.asked",
+        "gas.cloud",
+        "group.caution",
+        "invasion.announced",
+        "invasion.arrived",
+        "invasion.divined",
+        "invasion.ended",
+        "invasion.goal",
+        "invasion.limit",
+        "invasion.shown",
+        "invasion.sighted",
+        "invasions.resumed",
+        "invasions.stopped",
+        "lock.armed",
+        "lock.disarmed",
+        "metal.delivered",
+        "minion.rage",
+        "noise",
+        "part.expired",
+        "part.fumbled",
+        "part.rearmed",
+        "prisoner.freed",
+        "rite.ended",
+        "script.failed",
+        "structure.built",
+        "surface.cut",
+        "trap.fired",
+        "treasure.taken",
+        "trigger.detected",
+        "trigger.disarmed",
+        "trigger.discovered",
+        "trigger.stepped_over",
+        "visitor.arrived",
+        "visitor.left",
+        "wound",
+    }
+)
+
+EVENT_TYPES: Final[Mapping[str, frozenset[str]]] = {"crawl": CRAWL, "keep": KEEP, "core": DICE}
+"""A header's ruleset -> the event types its log may hold."""

@@ -316,3 +316,70 @@ def test_reasons_are_told_with_explain_only_and_never_to_the_heroes_from_the_dm(
     heroes_view = observe_entries(result.log.entries, Seat.HEROES)
     seats = {e.event.fields["seat"] for e in heroes_view if e.event.type == "reason"}
     assert seats == {"heroes"}  # the DM's reasons may name what the heroes cannot see
+
+
+# A hall with two shut doors: one at Bram's end, six squares from Ana, one at Ana's.
+TRAIL = board(
+    """
+    ############
+    #+a.....b.+#
+    #..........#
+    ############
+    """
+)
+SEEK = Goal("king", "Slay the king.", "slay", "orc")  # a monster nobody has seen
+
+
+def test_the_others_keep_up_with_the_leader() -> None:
+    rules = ruleset(TRAIL, starts=("a", "b"), goals=[SEEK])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.apply(EndMovement("hero:ana"))  # the leader stays: Bram moves
+    # Bram, six squares behind Ana, walks to within two squares of her rather than to
+    # the door at his own end (where he would meet what is behind it alone).
+    policy = careful(follow=2)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move)
+    assert abs(action.path[-1].x - 2) <= 2
+    assert "keeps up with Ana" in policy.reason
+    # With the knob at 0 (the default) he goes his own way, to the door beside him.
+    action = careful().act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.path[-1].x == 9
+
+
+# Ana in an explored hall: a side room in view through an open doorway east of her, a
+# shut door further west leading somewhere nobody has seen.
+SIDE = board(
+    """
+    ###########
+    #+...a'...#
+    #.....#...#
+    ###########
+    """,
+    """
+    ###########
+    #HHHHH.SSS#
+    #HHHHH#SSS#
+    ###########
+    """,
+    {"H": AreaInfo("Hall"), "S": AreaInfo("Side Room")},
+)
+
+
+def test_the_party_looks_for_the_monster_to_slay_before_reading_side_rooms() -> None:
+    rules = ruleset(SIDE, starts=("a",), goals=[SEEK])
+    state, _ = start(rules, ["ana"])
+    skip_to(state, "movement")
+    seen = observe(state, Seat.HEROES)
+    assert "Side Room" in seen.revealed  # in view: its monsters would show (none)
+    policy = careful(seek=1)
+    policy.notes["explored"] = {"Hall"}
+    policy.notes["turn"] = state.turn
+    action = policy.act(seen)
+    assert isinstance(action, Move) and action.path[-1].x < 5  # west, to the shut door
+    # With the knob at 0 (the default) Ana reads the side room first, the nearest.
+    policy = careful()
+    policy.notes["explored"] = {"Hall"}
+    policy.notes["turn"] = state.turn
+    action = policy.act(seen)
+    assert isinstance(action, Move) and action.path[-1].x > 5

@@ -43,6 +43,16 @@ class CarefulKnobs:
     alone): it holds its ground for the monsters to come, for at most ``HOLD_TURNS``
     turns without a fight; 0: it goes round by any way, as ``basic`` (measured: 1 wins
     more of the Court of the Ash King, fewer of the Cellars with the casters)."""
+    follow: int = 0
+    """Out of a fight, the heroes other than the leader keep within this many squares of
+    walking of it (they go their own way only inside that reach, and force no door): the
+    party meets each new room, and whatever guards it, together; 0: every hero goes its
+    own way, as ``basic``."""
+    seek: int = 0
+    """1: while the monster a slay goal names has not been seen, look for it first: go
+    where the board leads somewhere new (an unknown square, a shut door) before reading
+    the texts of the rooms already in view; 0: the nearest thing not looked at, as
+    ``basic``."""
     stamina: str = "odds"
     """``odds``: Stamina a fight weighed with the exact odds; ``flat``: always 2, as
     ``basic``."""
@@ -84,6 +94,8 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "retreat": (0, 10),
     "engage": (0, 1),
     "hold": (0, 1),
+    "follow": (0, 20),
+    "seek": (0, 1),
     "spells": (0, 1),
     "rest": (0, 1),
     "overcast": (0, 1),

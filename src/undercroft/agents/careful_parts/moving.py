@@ -8,7 +8,7 @@ from undercroft.agents.careful_parts.common import (
     CarefulBase,
     name,
 )
-from undercroft.agents.plan import FAR, PLANNING_COST, SHUT_CODE
+from undercroft.agents.plan import FAR, PLANNING_COST, SHUT_CODE, Search
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     DONE,
@@ -66,14 +66,93 @@ class Moving(CarefulBase):
                 return join
         gathering = self.knobs.gather > 0 and lead is not None and not leaving
         dying = hero.health == 0 and not monsters
+        following = self.knobs.follow > 0 and lead is not None and lead.id != hero.id
+        if following and not (leaving or dying) and lead is not None:
+            catch_up = self.catch_up(obs, hero, heroes, lead)
+            if catch_up is not None:
+                return catch_up
         action = self.hero_move(obs, hero, heroes, leaving or (dying and bool(obs.exits)))
+        if following and not (leaving or dying) and lead is not None:
+            action = self.within_reach(obs, hero, lead, action)
         if gathering and isinstance(action, OpenDoor) and lead is not None and hero.id == lead.id:
             action = self.hold_back(obs, hero, action)
+        if action is None and lead is not None and hero.id == lead.id:
+            # The leader stays put this turn: the followers may go on past it (one of
+            # them may stand in its way in a passage one square wide).
+            self.notes["lead_stays"] = obs.turn
         if action is None:
             return self.wait(obs, hero, self.reason or self.why_stay(obs, hero, leaving))
         if not self.reason:
             self.reason = self.why_move(obs, hero, action, leaving)
         return action
+
+    def catch_up(
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...], lead: HeroSeen
+    ) -> Action | None:
+        """A hero further than ``follow`` squares of walking from the leader walks toward
+        it, over squares known to be floor (``None``: it is close enough, or cannot reach
+        the leader at all, and goes its own way)."""
+        assert hero.pos is not None and lead.pos is not None
+        memory = self.memory
+        near = self.walk_from(lead.pos)
+        d = near.distance(memory.index(hero.pos))
+        if d == FAR or d <= self.knobs.follow:
+            return None
+        blocked = self.blocked(obs, hero, heroes)
+        search = self.search(
+            hero.id, memory.costs(PLANNING_COST), [memory.index(hero.pos)], blocked
+        )
+        close = self.kept("close", lead.pos, 8, lambda: self.close_to(near))
+        target = search.nearest(close)
+        route = search.path_to(target) if target is not None else []
+        walk = self.known_walk(route, hero.moves_left)
+        who = name(hero.id)
+        if not walk:
+            return self.wait(obs, hero, f"{who} waits for a way to {name(lead.id)}")
+        self.reason = f"{who} keeps up with {name(lead.id)} ({d} squares away)"
+        return Move(hero.id, walk)
+
+    def close_to(self, near: Search) -> bytes:
+        """The squares within ``follow`` squares of walking of a search's origin."""
+        reach = self.knobs.follow
+        return bytes(1 if near.distance(i) <= reach else 0 for i in range(len(self.memory.codes)))
+
+    def within_reach(
+        self, obs: ViewLike, hero: HeroSeen, lead: HeroSeen, action: Action | None
+    ) -> Action | None:
+        """A follower's own move, cut where it would leave the leader's reach (a door it
+        forces is within it: the leader is close by, and it may be in the leader's way)."""
+        assert lead.pos is not None
+        if not isinstance(action, Move) or self.notes.get("lead_stays") == obs.turn:
+            return action
+        near = self.walk_from(lead.pos)
+        memory = self.memory
+        kept: list[Pos] = []
+        for square in action.path:
+            if near.distance(memory.index(square)) > self.knobs.follow:
+                break
+            kept.append(square)
+        if len(kept) == len(action.path):
+            return action
+        if not kept:
+            return self.wait(obs, hero, f"{name(hero.id)} stays within reach of {name(lead.id)}")
+        self.reason = f"{name(hero.id)} goes {len(kept)} squares, within reach of {name(lead.id)}"
+        return Move(hero.id, tuple(kept))
+
+    def to_look_at(self, obs: ViewLike) -> bytes:
+        """With ``seek``, while a slay goal's monster is still to be found: only squares
+        that lead somewhere new (its room is not one already in view, whose monsters
+        showed when it was revealed, C-TURN-04); else as ``basic``."""
+        found = super().to_look_at(obs)
+        if not self.knobs.seek or not self.seeking(obs):
+            return found
+        return self.memory.frontier()
+
+    def seeking(self, obs: ViewLike) -> bool:
+        """Whether a slay goal names a monster no hero has seen yet."""
+        seen: set[str] = self.notes.setdefault("kinds_seen", set())
+        seen.update(m["kind"] for m in obs.monsters)
+        return any(g.kind == "slay" and g.target not in seen for g in self.open_goals(obs))
 
     def anyone_hurt(self, obs: ViewLike, heroes: tuple[HeroSeen, ...]) -> bool:
         """Whether a hero on the board has less Health than its card."""

@@ -108,6 +108,27 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def batches(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two crawl batch folders, b1/ and b2/ (2 runs each of greyhollow-cellars, seeds 1
+    and 2), and the catalogue cat.duckdb that holds them, made only when a case asks for
+    them (``batch = true``)."""
+    folder = tmp_path_factory.mktemp("batches")
+    aside = tmp_path_factory.mktemp("batches-aside")
+    with pytest.MonkeyPatch.context() as patch:
+        # Made while a case's folders are in place: its caches (matplotlib's) go aside.
+        patch.setenv("HOME", str(aside))
+        patch.setenv("UNDERCROFT_DATA", str(aside))
+        for name, seed in (("b1", "1"), ("b2", "2")):
+            args = ["batch", "crawl", "greyhollow-cellars", "--runs", "2", "--workers", "1",
+                    "--seed", seed, "--quiet", "--out", str(folder / name),
+                    "--catalogue", str(folder / "cat.duckdb")]  # fmt: skip
+            result = CliRunner().invoke(app, args)
+            assert result.exit_code == 0, result.output
+            (folder / name / "report.html").unlink()  # compare does not read it; it is large
+    return folder
+
+
 def _text(entry: dict[str, Any]) -> str:
     text = str(entry["text"])
     for mark, value in PLACEHOLDERS.items():
@@ -153,8 +174,12 @@ def _edit_event(path: Path, entry: dict[str, Any]) -> None:
     path.write_text("\n".join(lines) + "\n", "utf-8")
 
 
-def set_up(case: dict[str, Any], folder: Path, made: Path) -> None:
+def set_up(
+    case: dict[str, Any], folder: Path, made: Path, request: pytest.FixtureRequest
+) -> None:
     shutil.copytree(HERE / "files", folder, dirs_exist_ok=True)
+    if case.get("batch"):
+        shutil.copytree(request.getfixturevalue("batches"), folder, dirs_exist_ok=True)
     if case.get("save"):
         shutil.copy(made / "save.json", folder / "save.json")
     if case.get("log"):
@@ -238,8 +263,13 @@ def snapshot(folder: Path) -> dict[str, tuple[Any, ...]]:
 def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder = tmp_path / "case"
     folder.mkdir()
+    (tmp_path / "home").mkdir()
     monkeypatch.chdir(folder)
     monkeypatch.setenv("UNDERCROFT_DATA", str(tmp_path / "data"))
+    monkeypatch.delenv("UNDERCROFT_CATALOGUE", raising=False)
+    # A home of its own, checked like the data folder: nothing (DuckDB's ~/.duckdb, say)
+    # may be left there either.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setattr(sys, "dont_write_bytecode", True)  # user policy modules leave no .pyc
     before = set(sys.modules)
     yield folder
@@ -278,11 +308,20 @@ def test_the_corpus_is_large_and_covers_every_kind() -> None:
     assert all(c["expect"] for c in CASES)
 
 
+def files_under(folder: Path) -> list[str]:
+    """The files (not folders) under ``folder``, if it exists."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if not p.is_dir())
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_bad_input_is_refused_cleanly(
-    case: dict[str, Any], workspace: Path, made: Path, monkeypatch: pytest.MonkeyPatch
+    case: dict[str, Any],
+    workspace: Path,
+    made: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
 ) -> None:
-    set_up(case, workspace, made)
+    set_up(case, workspace, made, request)
     before = snapshot(workspace)
     if case["kind"] == "interrupt":
         code, out, err = run_interrupted(case["args"], workspace)
@@ -302,3 +341,7 @@ def test_bad_input_is_refused_cleanly(
     for text in case["expect"]:
         assert " ".join(text.split()) in flat, f"{text!r} not in:\n{err}"
     assert snapshot(workspace) == before, "a file changed that the user did not ask to write"
+    # Nor in the data folder (a catalogue, a batch folder) or the home folder; a folder
+    # made there on first use holds nothing and is not counted.
+    for elsewhere in ("data", "home"):
+        assert files_under(workspace.parent / elsewhere) == [], f"left in the {elsewhere} folder"

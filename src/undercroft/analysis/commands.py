@@ -433,7 +433,9 @@ def sweep(
         times = []
         with backend_for(backend, workers, address) as chosen:
             for p, spec in zip(points, specs, strict=True):
-                out.print(f"{p.name}: {p.label(keys)}", markup=False)
+                # With the progress on stderr: stdout holds the sweep's results only, so
+                # a sweep that fails (a full disk, a policy's bug) has printed none.
+                print(f"{p.name}: {p.label(keys)}", file=sys.stderr)
                 times.append(play_batch(spec, chosen))
             name = chosen.name
         results = [finish_batch(spec, t, name) for spec, t in zip(specs, times, strict=True)]
@@ -512,6 +514,13 @@ def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None)
         {**plugin.to_json(scenario_a), "runs": metas[0]["runs"], "seed": metas[0]["seed"]},
         {**plugin.to_json(scenario_b), "runs": metas[1]["runs"], "seed": metas[1]["seed"]},
     )
+    runs = (int(metas[0]["runs"]), int(metas[1]["runs"]))
+    report: Path | None = None
+    if target is not None:
+        # The report is written before anything is printed, so that a refusal (a full disk:
+        # exit 2) prints no half answer; its folder appears only once the report is whole.
+        with writing_folder("--out", target) as building:
+            report = target / comparing.write_report(building, a, b, rows, diff, runs).name
     out.print(
         f"A: {a} ({metas[0]['runs']:,} runs)\nB: {b} ({metas[1]['runs']:,} runs)", markup=False
     )
@@ -522,13 +531,9 @@ def compare(a: Path, b: Path, out_dir: Path | None, catalogue_file: Path | None)
         table.add_row(*comparing.cells(row))
     out.print(table)
     out.print(comparing.pairing_note(rows), markup=False, soft_wrap=True)
-    runs = (int(metas[0]["runs"]), int(metas[1]["runs"]))
     out.print(comparing.headline(rows, runs), markup=False, soft_wrap=True)
-    if target is not None:
-        # The report's folder appears only once the report is whole (exit 2 on a full disk).
-        with writing_folder("--out", target) as building:
-            written = comparing.write_report(building, a, b, rows, diff, runs)
-        out.print(f"Report: {target / written.name}", markup=False)
+    if report is not None:
+        out.print(f"Report: {report}", markup=False)
     command = command_line(
         [("--out", out_dir)], f"undercroft compare {shlex.quote(str(a))} {shlex.quote(str(b))}"
     )

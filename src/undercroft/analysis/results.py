@@ -133,6 +133,11 @@ def connect(path: Path, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyC
         raise CatalogueError(
             f"{path}: no results catalogue there yet; run a batch first (undercroft batch ...)"
         )
+    if path.is_dir():
+        raise CatalogueError(
+            f"{path}: is a folder, not a results catalogue; name the catalogue's file with "
+            "--catalogue or UNDERCROFT_CATALOGUE"
+        )
     if not read_only:
         try:
             check_output(path, "--catalogue")
@@ -196,7 +201,15 @@ def _check_schema(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
 
 
 def check(path: Path) -> None:
-    """The catalogue can be opened and written (before a long run)."""
+    """The catalogue can be opened and written (before a long run). A missing one is not
+    made here but by the first :func:`register`: a command refused after this check (or a
+    batch that fails) leaves no empty catalogue behind."""
+    if not path.exists() and not path.is_symlink():
+        try:
+            check_output(path, "--catalogue")
+        except PathError as exc:
+            raise CatalogueError(str(exc)) from None
+        return
     with connect(path):
         pass
 

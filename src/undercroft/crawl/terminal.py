@@ -26,9 +26,10 @@ from undercroft.crawl.content import default_pack, load_pack
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import Observation, observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
+from undercroft.crawl.plugins import PolicyError, resolve_policy
 from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import SaveError
-from undercroft.crawl.table import HUMAN, Table, read_save
+from undercroft.crawl.table import HUMAN, PLAYED_SEATS, Table, read_save
 from undercroft.defaults import DEFAULT_DM, DEFAULT_HEROES, MAX_SEED
 from undercroft.render.narrate import describe, name, summary_lines
 
@@ -248,12 +249,7 @@ def _resumed(path: Path, pack: Path | None) -> tuple[Table, str | None]:
         adventure = data.get("adventure")
         if adventure not in chosen.adventures:
             raise SaveError(f"field 'adventure': {adventure!r} is not an adventure of the pack")
-        players = data.get("players")
-        if not isinstance(players, dict):
-            raise SaveError("the save is damaged: field 'players' is not an object")
-        for who in players.values():
-            if who != HUMAN:
-                policies(str(who), DEFAULT_DM)
+        _check_saved_setup(data, list(chosen.heroes))
         return Table.replay(chosen.ruleset(str(adventure)), data), (
             None if folder is None else str(folder)
         )
@@ -263,6 +259,37 @@ def _resumed(path: Path, pack: Path | None) -> tuple[Table, str | None]:
         fail(f"--resume {path}: {exc}")
     except ContentError as exc:
         fail("the pack does not load:\n" + "\n".join(str(p) for p in exc.problems))
+
+
+SEATS_SAVED = tuple(seat.value for seat in PLAYED_SEATS)
+"""The seats a save's ``players`` names (the heroes' and the DM's)."""
+
+
+def _check_saved_setup(data: dict[str, Any], heroes: list[str]) -> None:
+    """The save's party, seed and players, each named by its field when it is not one this
+    undercroft can set a game up with (a save edited by hand, or damaged)."""
+    party = data.get("party")
+    if not isinstance(party, list) or not all(isinstance(h, str) for h in party):
+        raise SaveError("field 'party': not a list of hero ids")
+    for hero in party:
+        if hero not in heroes:
+            raise SaveError(
+                f"field 'party': {hero!r} is no hero of the pack (known: {', '.join(heroes)})"
+            )
+    seed = data.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise SaveError(f"field 'seed': {seed!r} is not a seed (a whole number, 0 to {MAX_SEED})")
+    players = data.get("players")
+    if not isinstance(players, dict):
+        raise SaveError("field 'players': not an object")
+    for seat, who in players.items():
+        if seat not in SEATS_SAVED:
+            raise SaveError(f"field 'players': {seat!r} is no seat (known: heroes, dm)")
+        if who != HUMAN:
+            try:
+                resolve_policy(str(who))
+            except PolicyError as exc:
+                raise SaveError(f"field 'players.{seat}': {exc}") from None
 
 
 play_app = typer.Typer(help="Play a ruleset yourself.", no_args_is_help=True)

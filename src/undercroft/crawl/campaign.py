@@ -245,17 +245,22 @@ def _status(conn: sqlite3.Connection, db: Path, name: str) -> Status:
     written by something else) is a :class:`CampaignError` naming the table, the row and
     the column, never a traceback or a status shown as valid."""
     row = conn.execute(
-        "SELECT rowid, pack, players, next_index, status FROM campaign WHERE name = ?", (name,)
+        "SELECT rowid, pack, players, next_index, status, seed FROM campaign WHERE name = ?",
+        (name,),
     ).fetchone()
     if row is None:
         raise CampaignError(f"no campaign named {name!r} in {db}")
-    rowid, pack_name, players, next_index, state = row
+    rowid, pack_name, players, next_index, state, campaign_seed = row
 
     def bad(table: str, at: object, column: str, why: str) -> CampaignError:
         return CampaignError(f"{db}: table {table}, row {at}, column {column}: {why}")
 
     if state not in CAMPAIGN_STATES:
         raise bad("campaign", rowid, "status", f"{state!r} is not one of {CAMPAIGN_STATES}")
+    if not isinstance(campaign_seed, int) or not 0 <= campaign_seed <= 2**64 - 1:
+        # Each adventure's seed derives from it (derive_seed takes no negative number).
+        why = f"{campaign_seed!r} is not a seed (0 to 2^64 - 1)"
+        raise bad("campaign", rowid, "seed", why)
     if not isinstance(players, int) or not 3 <= players <= 5:
         raise bad("campaign", rowid, "players", f"{players!r} is not 3 to 5 (C-SETUP-03)")
     try:

@@ -1,6 +1,6 @@
 """The bad-input corpus (tests/badinput/cases.toml): every case exits 2 (130 for an
 interrupt) with a message naming the file, line and field or the option, no traceback,
-nothing on stdout, and not one file changed.
+nothing on stdout, not one file changed, and no file left in the data folder or $HOME.
 
 Each case runs in a fresh folder holding a copy of ``tests/badinput/files`` and whatever
 its setup makes (symlinks, named pipes standing in for device nodes, a campaign database,

@@ -268,28 +268,30 @@ SEATS_SAVED = tuple(seat.value for seat in PLAYED_SEATS)
 def _check_saved_setup(data: dict[str, Any], heroes: list[str]) -> None:
     """The save's party, seed and players, each named by its field when it is not one this
     undercroft can set a game up with (a save edited by hand, or damaged)."""
+
+    def damaged(field: str, why: str) -> SaveError:
+        return SaveError(f"the save is damaged: field {field!r}: {why}")
+
     party = data.get("party")
     if not isinstance(party, list) or not all(isinstance(h, str) for h in party):
-        raise SaveError("field 'party': not a list of hero ids")
+        raise damaged("party", "not a list of hero ids")
     for hero in party:
         if hero not in heroes:
-            raise SaveError(
-                f"field 'party': {hero!r} is no hero of the pack (known: {', '.join(heroes)})"
-            )
+            raise damaged("party", f"{hero!r} is no hero of the pack (known: {', '.join(heroes)})")
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise SaveError(f"field 'seed': {seed!r} is not a seed (a whole number, 0 to {MAX_SEED})")
+        raise damaged("seed", f"{seed!r} is not a seed (a whole number, 0 to {MAX_SEED})")
     players = data.get("players")
     if not isinstance(players, dict):
-        raise SaveError("field 'players': not an object")
+        raise damaged("players", "not an object")
     for seat, who in players.items():
         if seat not in SEATS_SAVED:
-            raise SaveError(f"field 'players': {seat!r} is no seat (known: heroes, dm)")
+            raise damaged("players", f"{seat!r} is no seat (known: heroes, dm)")
         if who != HUMAN:
             try:
                 resolve_policy(str(who))
             except PolicyError as exc:
-                raise SaveError(f"field 'players.{seat}': {exc}") from None
+                raise damaged(f"players.{seat}", str(exc)) from None
 
 
 play_app = typer.Typer(help="Play a ruleset yourself.", no_args_is_help=True)

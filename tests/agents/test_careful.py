@@ -275,8 +275,10 @@ def test_every_decision_of_a_whole_game_says_why() -> None:
 
 def test_the_caster_party_plays_its_spells_where_basic_never_did() -> None:
     """Over 40 seeded games of the Cellars with Brenna, Corvin, Ysolde and Mirela against
-    the master DM: careful casts Mend Wounds and Witchlight in most games (basic cast
-    neither: it casts nothing outside Spell Selection), and wins at least as often."""
+    the master DM with ``stall=0`` (it was written before that knob; with the monsters
+    keeping away both parties win almost none of these games): careful casts Mend Wounds
+    and Witchlight in most games (basic cast neither: it casts nothing outside Spell
+    Selection), and wins at least as often."""
     from undercroft.crawl.content import default_pack
     from undercroft.crawl.runner import play
 
@@ -287,7 +289,11 @@ def test_the_caster_party_plays_its_spells_where_basic_never_did() -> None:
         won = mend = witch = 0
         for seed in range(40):
             result = play(
-                pack.ruleset("greyhollow-cellars"), casters, seed=seed, heroes=name, dm="master"
+                pack.ruleset("greyhollow-cellars"),
+                casters,
+                seed=seed,
+                heroes=name,
+                dm="master[stall=0]",
             )
             assert result.log is not None
             cast = {e.event.fields.get("spell") for e in result.log.of_type("spell.cast")}

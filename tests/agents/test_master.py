@@ -169,3 +169,68 @@ def test_with_every_knob_at_basic_master_plays_the_basic_game() -> None:
         ours = play(rules, party, seed=seed, heroes="basic", dm=plain, log=False).state
         theirs = play(rules, party, seed=seed, heroes="basic", dm="basic", log=False).state
         assert ours.history == theirs.history
+
+
+def patrol_in_hall(health: dict[str, int]) -> State:
+    """The hall with the orc met as a patrol (C-MON-03), not as a guard."""
+    state = hall(["ana", "cora"], health)
+    state.monsters[ORC].encounter = "patrol"
+    return state
+
+
+@pytest.mark.rule("C-CMB-01")
+def test_stall_a_patrol_with_no_fight_worth_taking_keeps_out_of_reach() -> None:
+    """Both heroes are fresh, so every fight costs the orc more than it does; the
+    monsters move after the heroes (C-CMB-01), so it ends where no hero can reach a
+    square next to it by Evading (2 Stamina a square): no fight this turn, and while it
+    lives there is no Explore. With ``stall=0`` it closes in as before."""
+    state = patrol_in_hall({})
+    action, reason = decide(state)
+    assert action == MonsterMove(ORC, (Pos(5, 3),), 0)
+    assert "keeps out of the heroes' reach" in reason
+    for hero in state.heroes.values():
+        assert hero.pos is not None
+        assert abs(hero.pos.x - 5) + abs(hero.pos.y - 3) - 1 > hero.stamina // 2
+    state.apply(action)  # a legal move
+    closing, _ = decide(patrol_in_hall({}), MasterKnobs(stall=0))
+    assert isinstance(closing, MonsterMove)
+    assert any(closing.path[-1].is_adjacent(p) for p in (Pos(1, 1), Pos(1, 5)))
+
+
+@pytest.mark.rule("C-CMB-01")
+def test_stall_a_patrol_still_takes_a_fight_worth_taking() -> None:
+    """Cora at 2 Health falls to one lost fight: the patrol goes for her."""
+    action, reason = decide(patrol_in_hall({"hero:cora": 2}))
+    assert isinstance(action, MonsterMove) and action.path[-1].is_adjacent(Pos(1, 5))
+    assert "Cora" in reason
+
+
+@pytest.mark.rule("C-MON-02")
+def test_stall_a_roused_guard_still_attacks() -> None:
+    """A guard attacks once it has seen a hero and fights to the death (C-MON-02): it
+    never keeps away, even from a fight that does not pay."""
+    action, reason = decide(hall(["ana", "cora"], {}))
+    assert isinstance(action, MonsterMove)
+    assert any(action.path[-1].is_adjacent(p) for p in (Pos(1, 1), Pos(1, 5)))
+    assert "keeps" not in reason
+
+
+@pytest.mark.rule("C-CMB-01")
+def test_stall_a_cornered_patrol_takes_its_best_fight() -> None:
+    """A dead end: Ana (4 Stamina) can Evade 2 squares, so no square is out of her
+    reach, and the orc fights rather than wait to be caught."""
+    nook = board(
+        """
+        ######
+        #a..o#
+        #b####
+        ######
+        """
+    )
+    rules = ruleset(nook, starts=("a", "b"), placements=[("orc", "o")])
+    state, _ = start(rules, ["ana", "cora"])
+    to_dm(state, "monster_movement")
+    state.monsters[ORC].encounter = "ambusher"
+    action, reason = decide(state)
+    assert action == MonsterMove(ORC, (Pos(3, 1), Pos(2, 1)), 0)
+    assert reason.endswith("(cornered)")

@@ -85,6 +85,11 @@ class MasterKnobs:
     abilities: int = 1
     """1: an ability whenever it does more than moving would; 0: on a coin flip, as
     ``basic``."""
+    stall: int = 1
+    """1: a patrol or ambusher (not a guard, C-MON-02) that has no fight worth taking
+    keeps just out of the heroes' reach instead of closing in: while a monster is on the
+    board the heroes cannot explore (C-CMB-01, C-TURN-05) and the Light runs down;
+    0: it closes in, as ``basic``."""
 
 
 CHOICES: Final[dict[str, tuple[str, ...]]] = {"stamina": ("odds", "flat", "all")}
@@ -103,6 +108,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "give_up": (1, 100),
     "focus": (0, 2),
     "abilities": (0, 1),
+    "stall": (0, 1),
 }
 K = TypeVar("K", CarefulKnobs, MasterKnobs)
 

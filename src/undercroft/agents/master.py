@@ -22,6 +22,12 @@ Stamina and Magic
     Weighed with the exact odds, counting the hero's other fights this step: a fight
     that could put a hero at Death's Door, or roll for one already there, or save a
     monster's life gets what it takes; a monster's Stamina never comes back.
+Stall
+    A patrol or ambusher with no fight worth taking keeps out of the heroes' reach (it
+    moves after them, so only an Evasion or a dead end brings it to battle): while a
+    monster is on the board there is no Explore (C-CMB-01, C-TURN-05), so the goals wait
+    and the Light runs down. A guard, once roused, attacks and fights to the death
+    (C-MON-02).
 
 The rules keep guards, patrols and ambushers to their encounter types and monsters off
 traps (C-MON-02..04, C-TRAP-05). Every decision sets ``reason`` (the ``reason`` event,
@@ -30,12 +36,14 @@ which the heroes' view never shows). The DM reads only its seat's view.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from undercroft.agents.basic_dm import DungeonMaster
 from undercroft.agents.knobs import MasterKnobs
 from undercroft.agents.odds import fight_odds, mental_odds
+from undercroft.agents.plan import WALK_COST, Search
 from undercroft.core.grid import Pos
 from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import (
@@ -48,7 +56,7 @@ from undercroft.crawl.actions import (
 )
 from undercroft.crawl.context import Cards
 from undercroft.crawl.observe import ViewLike
-from undercroft.crawl.ruleset import Trait
+from undercroft.crawl.ruleset import Encounter, Trait
 
 STAMINA_POINT = 0.01
 """What a monster's point of Stamina costs the DM (it does not come back)."""
@@ -67,6 +75,15 @@ AWAY = Pos(-99, -99)
 """Where a monster is put to weigh the fights without it."""
 HERO_STAMINA = 2
 """What a hero is expected to spend on a fight (C-FIGHT-04), Stamina allowing."""
+MAX_HERO_STAMINA = 3
+"""The most Stamina a hero may spend for extra squares (C-TURN-03)."""
+EVADE_COST = 2
+"""Stamina a hero pays for each square it Evades (C-CMB-01)."""
+FAR_ENOUGH = 99
+"""A distance past any hero's reach (a square no hero can walk to)."""
+
+Choice = MonsterAbility | tuple[str, Pos, int]
+"""A monster's move as the DM weighs it: an ability, or (monster, end, Stamina)."""
 
 
 def name(figure: str) -> str:
@@ -317,15 +334,24 @@ class Master(DungeonMaster):
         table = self.table(obs)
         where = {m.id: m.pos for m in table.monsters.values()}
         best: tuple[float, int, int, int] | None = None
-        chosen: MonsterAbility | tuple[str, Pos, int] | None = None
+        chosen: Choice | None = None
         why = ""
         beside = {
             Pos(h.pos.x + dx, h.pos.y + dy)
             for h in table.heroes.values()
             for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
         }
+        # Knob ``stall``: the monsters not bound to attack (C-MON-02 binds guards) that
+        # have no fight worth taking keep out of reach; each one's own best choice is
+        # kept for when it is cornered.
+        stallers = self.stallers(obs) if self.knobs.stall else set()
+        keeping: list[str] = []
+        own: dict[str, tuple[tuple[float, int, int, int], Choice, str]] = {}
         for order, monster in enumerate(acting):
             here = where[monster]
+            mine: tuple[float, int, int, int] | None = None
+            picked: Choice | None = None
+            said = ""
             # Each choice is weighed against the fights as they would be without it.
             where[monster] = AWAY
             base = table.worth(where)
@@ -335,27 +361,120 @@ class Master(DungeonMaster):
                 where[monster] = end
                 gain = table.worth(where) - base - STAMINA_POINT * stamina
                 key = (gain, -stamina, -steps, -order)
-                if best is None or key > best:
-                    best, chosen = key, (monster, end, stamina)
-                    why = self.fight_reason(table, monster, end, here, gain)
+                if mine is None or key > mine:
+                    mine, picked = key, (monster, end, stamina)
+                    said = self.fight_reason(table, monster, end, here, gain)
             where[monster] = here
             if self.knobs.abilities:
                 for ability in obs.legal_of(MonsterAbility, monster):
                     gain = self.ability_gain(obs, table, where, base, ability)
                     key = (gain, 0, 0, -order)
-                    if best is None or key > best:
-                        best, chosen = key, ability
-                        why = (
+                    if mine is None or key > mine:
+                        mine, picked = key, ability
+                        said = (
                             f"{name(monster)} uses {ability.ability} on "
                             f"{name(ability.target)}: worth {gain:+.2f}"
                         )
+            if mine is not None and picked is not None:
+                own[monster] = (mine, picked, said)
+            if monster in stallers and (mine is None or mine[0] <= 0.0):
+                keeping.append(monster)
+                continue
+            if mine is not None and (best is None or mine > best):
+                best, chosen, why = mine, picked, said
+        if keeping and (best is None or best[0] <= 0.0):
+            return self.keep_away(obs, table, keeping[0], own.get(keeping[0]))
         if chosen is None:
             return self.close_in(obs, acting[0])
+        return self.do(obs, chosen, why)
+
+    def do(self, obs: ViewLike, chosen: Choice, why: str) -> Action:
         self.reason = why
         if isinstance(chosen, MonsterAbility):
             return chosen
         monster, end, stamina = chosen
         return MonsterMove(monster, obs.walk_to(monster, end), stamina)
+
+    # -- knob stall --------------------------------------------------------------------
+
+    def stallers(self, obs: ViewLike) -> set[str]:
+        """The monsters free to keep away: patrols and ambushers. A guard, once roused,
+        attacks and fights to the death (C-MON-02)."""
+        return {m["id"] for m in obs.monsters if m["encounter"] != Encounter.GUARD.value}
+
+    def keep_away(
+        self,
+        obs: ViewLike,
+        table: Table,
+        monster: str,
+        cornered: tuple[tuple[float, int, int, int], Choice, str] | None,
+    ) -> Action:
+        """Knob ``stall``: the monsters move after the heroes (C-CMB-01), so a monster
+        that ends its move where no hero can reach a square next to it by Evading (2
+        Stamina a square) fights nobody this turn; while it lives the combat goes on: no
+        Explore (C-CMB-01, C-TURN-05) and the Light runs down. Of those squares the one
+        out of the heroes' next move too (Movement and 1-3 Stamina, C-TURN-03; -1 at
+        Light 0, C-LIGHT-02), least Stamina spent, nearest the heroes. With none, it
+        takes its best fight (cornered), or failing one the square furthest out."""
+        margins = self.reach_margins(obs, table)
+        safe: tuple[int, int, int, int] | None = None
+        far: tuple[int, int, int] | None = None
+        safe_end: tuple[Pos, int] | None = None
+        far_end: tuple[Pos, int] | None = None
+        for end, stamina, steps in obs.walk_ends(monster):
+            evade, move, gap = margins(end)
+            if evade > 0:
+                key = (-min(move, 1), stamina, gap, steps)
+                if safe is None or key < safe:
+                    safe, safe_end = key, (end, stamina)
+            else:
+                key2 = (-evade, stamina, steps)
+                if far is None or key2 < far:
+                    far, far_end = key2, (end, stamina)
+        if safe_end is not None:
+            end, stamina = safe_end
+            self.reason = f"{name(monster)} keeps out of the heroes' reach"
+            return MonsterMove(monster, obs.walk_to(monster, end), stamina)
+        if cornered is not None:
+            return self.do(obs, cornered[1], cornered[2] + " (cornered)")
+        if far_end is None:
+            raise ValueError(f"{monster} has no walk, not even staying put")
+        end, stamina = far_end
+        self.reason = f"{name(monster)} keeps as far from the heroes as it can"
+        return MonsterMove(monster, obs.walk_to(monster, end), stamina)
+
+    def reach_margins(self, obs: ViewLike, table: Table) -> Callable[[Pos], tuple[int, int, int]]:
+        """For a square: how many squares short of a square next to it the nearest hero
+        would end an Evasion this step (C-CMB-01: 2 Stamina a square) and its next move
+        (0 or less: it reaches it), and the walk from the nearest hero. Walks go over
+        known floor round walls and shut doors; figures are not counted, so a margin is
+        never more than the real one."""
+        codes, width = obs.board_codes()
+        costs = codes.translate(WALK_COST)
+        cards = cards_of(obs)
+        penalty = -1 if obs.light <= 0 else 0  # C-LIGHT-02
+        searches: list[tuple[Search, int, int]] = []
+        for h in obs.heroes:
+            hero = table.heroes.get(h["id"])
+            if hero is None:
+                continue
+            stamina = 0 if h["exhausted"] else int(h["stamina"])
+            evade = 0 if h["surprised"] else stamina // EVADE_COST  # C-CMB-01, C-SURP-01
+            move = cards.hero(h["id"]).movement + penalty + min(MAX_HERO_STAMINA, stamina)
+            start = hero.pos.y * width + hero.pos.x
+            searches.append((Search(costs, width, [start], most=1), evade, move))
+
+        def margins(p: Pos) -> tuple[int, int, int]:
+            i = p.y * width + p.x
+            evade_left, move_left, gap = FAR_ENOUGH, FAR_ENOUGH, FAR_ENOUGH
+            for search, evade, move in searches:
+                walk = min(search.distance(i), FAR_ENOUGH)
+                evade_left = min(evade_left, walk - 1 - evade)
+                move_left = min(move_left, walk - 1 - move)
+                gap = min(gap, walk)
+            return evade_left, move_left, gap
+
+        return margins
 
     def fight_reason(self, table: Table, monster: str, end: Pos, here: Pos, gain: float) -> str:
         foes = [h for h in table.heroes.values() if end.is_adjacent(h.pos)]

@@ -60,6 +60,10 @@ def to_dm(state: State, kind: str) -> None:
     assert state.pending is not None and state.pending.kind == kind
 
 
+STALL = MasterKnobs(stall=1)
+"""The knob the stall tests are about (off by default: docs/players.md)."""
+
+
 def decide(state: State, knobs: MasterKnobs | None = None) -> tuple[Action, str]:
     dm = Master(DiceSampler(1), knobs=knobs or MasterKnobs())
     action = dm.act(View(state, Seat.DM))
@@ -185,7 +189,7 @@ def test_stall_a_patrol_with_no_fight_worth_taking_keeps_out_of_reach() -> None:
     square next to it by Evading (2 Stamina a square): no fight this turn, and while it
     lives there is no Explore. With ``stall=0`` it closes in as before."""
     state = patrol_in_hall({})
-    action, reason = decide(state)
+    action, reason = decide(state, STALL)
     assert action == MonsterMove(ORC, (Pos(5, 3),), 0)
     assert "keeps out of the heroes' reach" in reason
     for hero in state.heroes.values():
@@ -200,7 +204,7 @@ def test_stall_a_patrol_with_no_fight_worth_taking_keeps_out_of_reach() -> None:
 @pytest.mark.rule("C-CMB-01")
 def test_stall_a_patrol_still_takes_a_fight_worth_taking() -> None:
     """Cora at 2 Health falls to one lost fight: the patrol goes for her."""
-    action, reason = decide(patrol_in_hall({"hero:cora": 2}))
+    action, reason = decide(patrol_in_hall({"hero:cora": 2}), STALL)
     assert isinstance(action, MonsterMove) and action.path[-1].is_adjacent(Pos(1, 5))
     assert "Cora" in reason
 
@@ -209,7 +213,7 @@ def test_stall_a_patrol_still_takes_a_fight_worth_taking() -> None:
 def test_stall_a_roused_guard_still_attacks() -> None:
     """A guard attacks once it has seen a hero and fights to the death (C-MON-02): it
     never keeps away, even from a fight that does not pay."""
-    action, reason = decide(hall(["ana", "cora"], {}))
+    action, reason = decide(hall(["ana", "cora"], {}), STALL)
     assert isinstance(action, MonsterMove)
     assert any(action.path[-1].is_adjacent(p) for p in (Pos(1, 1), Pos(1, 5)))
     assert "keeps" not in reason
@@ -231,6 +235,6 @@ def test_stall_a_cornered_patrol_takes_its_best_fight() -> None:
     state, _ = start(rules, ["ana", "cora"])
     to_dm(state, "monster_movement")
     state.monsters[ORC].encounter = "ambusher"
-    action, reason = decide(state)
+    action, reason = decide(state, STALL)
     assert action == MonsterMove(ORC, (Pos(3, 1), Pos(2, 1)), 0)
     assert reason.endswith("(cornered)")

@@ -383,3 +383,45 @@ def test_the_party_looks_for_the_monster_to_slay_before_reading_side_rooms() -> 
     policy.notes["turn"] = state.turn
     action = policy.act(seen)
     assert isinstance(action, Move) and action.path[-1].x > 5
+
+
+BOSS = Goal("king", "Slay the ogre.", "slay", "ogre")  # no test hero beats an ogre alone
+
+
+@pytest.mark.parametrize(
+    ("team", "goal", "keeps_up"),
+    [
+        (0, BOSS, False),  # the default: every hero its own way
+        (1, SEEK, True),  # 1: while any slay goal is open
+        (2, BOSS, True),  # 2: while the monster to slay would beat any one hero
+        (2, SEEK, False),  # an orc: each hero beats it alone 69 times in 100
+        (1, None, False),  # no slay goal: search in parallel
+    ],
+)
+def test_the_party_keeps_together_while_a_slay_goal_calls_for_it(
+    team: int, goal: Goal | None, keeps_up: bool
+) -> None:
+    rules = ruleset(TRAIL, starts=("a", "b"), goals=[goal] if goal else [])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.apply(EndMovement("hero:ana"))  # the leader stays: Bram moves
+    policy = careful(team=team)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move)
+    if keeps_up:  # as with follow=2: within two squares of Ana
+        assert abs(action.path[-1].x - 2) <= 2
+        assert "keeps up with Ana" in policy.reason
+    else:  # to the door beside him
+        assert action.path[-1].x == 9
+
+
+def test_a_team_holds_its_ground_in_a_fight_while_a_slay_goal_is_open() -> None:
+    slay = Goal("orc", "Slay the orc.", "slay", "orc")
+    rules = ruleset(BYWAY, starts=("a", "b"), placements=[("orc", "o")], goals=[slay])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    policy = careful(team=1)  # as with hold=1 (test_no_door_is_forced_in_a_fight)
+    assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:ana")
+    assert "holds its ground" in policy.reason
+    # team=2: an orc is no boss (each hero beats it alone more often than not).
+    assert careful(team=2).act(observe(state, Seat.HEROES)) == OpenDoor("hero:ana", Pos(1, 2))

@@ -48,6 +48,13 @@ class CarefulKnobs:
     walking of it (they go their own way only inside that reach, and force no door): the
     party meets each new room, and whatever guards it, together; 0: every hero goes its
     own way, as ``basic``."""
+    team: int = 0
+    """Play as a team when it pays, from what the heroes see: while it holds, the others
+    keep within ``TEAM_FOLLOW`` (2) squares of the leader out of a fight (``follow``) and
+    a hero in a fight holds its ground (``hold``). 0: never (``follow`` and ``hold`` as
+    set); 1: while a slay goal is open; 2: while a slay goal names a monster that no
+    hero on the board would beat alone more often than not (by its card and the exact
+    odds): a boss, whom the heroes must meet together."""
     seek: int = 0
     """1: while the monster a slay goal names has not been seen, look for it first: go
     where the board leads somewhere new (an unknown square, a shut door) before reading
@@ -95,6 +102,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "engage": (0, 1),
     "hold": (0, 1),
     "follow": (0, 20),
+    "team": (0, 2),
     "seek": (0, 1),
     "spells": (0, 1),
     "rest": (0, 1),

@@ -84,9 +84,12 @@ class CarefulBase(HeroParty):
         return [h for h in obs.heroes_seen() if h.pos is not None]
 
     def leader(self, obs: ViewLike) -> HeroSeen | None:
-        """The first hero in party order still on the board."""
+        """The first hero in party order still on the board and not at Death's Door (one
+        there rests or crawls out, C-DD-01: the others do not wait on it), else the first
+        on the board."""
         found = self.on_board(obs)
-        return found[0] if found else None
+        standing = [h for h in found if h.health > 0] or found
+        return standing[0] if standing else None
 
     # -- playing as a team (the ``team`` knob) ------------------------------------------
     def teaming(self, obs: ViewLike) -> bool:

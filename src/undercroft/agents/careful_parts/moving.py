@@ -17,6 +17,7 @@ from undercroft.crawl.actions import (
     Explore,
     Move,
     OpenDoor,
+    Rest,
 )
 from undercroft.crawl.observe import HeroSeen, ViewLike
 
@@ -68,7 +69,16 @@ class Moving(CarefulBase):
         dying = hero.health == 0 and not monsters
         reach = self.follow_reach(obs)
         following = reach > 0 and lead is not None and lead.id != hero.id
-        if following and not (leaving or dying) and lead is not None:
+        if (
+            following
+            and not (leaving or dying)
+            and lead is not None
+            and self.notes.get("lead_stays") != obs.turn
+        ):
+            # A leader that stays put this turn is not caught up with: it may be stuck
+            # behind this very hero in a passage one square wide, and a follower that
+            # went on past it would only walk back into its way (a deadlock to the
+            # turn cap, measured in the Court of the Ash King).
             catch_up = self.catch_up(obs, hero, heroes, lead, reach)
             if catch_up is not None:
                 return catch_up
@@ -77,7 +87,7 @@ class Moving(CarefulBase):
             action = self.within_reach(obs, hero, lead, action, reach)
         if gathering and isinstance(action, OpenDoor) and lead is not None and hero.id == lead.id:
             action = self.hold_back(obs, hero, action)
-        if action is None and lead is not None and hero.id == lead.id:
+        if (action is None or isinstance(action, Rest)) and lead is not None and hero.id == lead.id:
             # The leader stays put this turn: the followers may go on past it (one of
             # them may stand in its way in a passage one square wide).
             self.notes["lead_stays"] = obs.turn

@@ -425,3 +425,31 @@ def test_a_team_holds_its_ground_in_a_fight_while_a_slay_goal_is_open() -> None:
     assert "holds its ground" in policy.reason
     # team=2: an orc is no boss (each hero beats it alone more often than not).
     assert careful(team=2).act(observe(state, Seat.HEROES)) == OpenDoor("hero:ana", Pos(1, 2))
+
+
+def test_a_follower_does_not_walk_back_to_a_leader_that_stays_put() -> None:
+    # Ana, the leader, stayed put this turn (in the Court of the Ash King, stuck behind
+    # the follower in a passage one square wide): Bram goes his own way rather than walk
+    # back into hers, which kept both where they were until the turn cap.
+    rules = ruleset(TRAIL, starts=("a", "b"), goals=[SEEK])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.apply(EndMovement("hero:ana"))
+    policy = careful(team=1)
+    policy.notes["lead_stays"] = state.turn
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.path[-1].x == 9
+
+
+def test_a_hero_at_deaths_door_does_not_lead() -> None:
+    # Ana at Death's Door rests (or crawls out, C-DD-01); Bram leads, and does not keep
+    # within reach of her.
+    rules = ruleset(TRAIL, starts=("a", "b"), goals=[SEEK])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.heroes["hero:ana"].health = 0
+    state.apply(EndMovement("hero:ana"))
+    policy = careful(team=1)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.path[-1].x == 9
+    assert "Ana" not in policy.reason

@@ -187,8 +187,9 @@ def test_no_door_is_forced_in_a_fight() -> None:
     # Two turns of the fight with nobody next to a monster: she goes round after all.
     policy.notes["contact"]["last"] -= 3
     assert policy.act(observe(state, Seat.HEROES)) == door
-    # With the knob off (the default) she goes round at once, as ``basic`` does.
-    assert careful().act(observe(state, Seat.HEROES)) == door
+    # With the knob off (and no team play, ``team=0``) she goes round at once, as
+    # ``basic`` does.
+    assert careful(team=0).act(observe(state, Seat.HEROES)) == door
 
 
 @pytest.mark.parametrize(
@@ -342,8 +343,9 @@ def test_the_others_keep_up_with_the_leader() -> None:
     assert isinstance(action, Move)
     assert abs(action.path[-1].x - 2) <= 2
     assert "keeps up with Ana" in policy.reason
-    # With the knob at 0 (the default) he goes his own way, to the door beside him.
-    action = careful().act(observe(state, Seat.HEROES))
+    # With the knob at 0 (and no team play, ``team=0``) he goes his own way, to the door
+    # beside him.
+    action = careful(team=0).act(observe(state, Seat.HEROES))
     assert isinstance(action, Move) and action.path[-1].x == 9
 
 
@@ -391,8 +393,8 @@ BOSS = Goal("king", "Slay the ogre.", "slay", "ogre")  # no test hero beats an o
 @pytest.mark.parametrize(
     ("team", "goal", "keeps_up"),
     [
-        (0, BOSS, False),  # the default: every hero its own way
-        (1, SEEK, True),  # 1: while any slay goal is open
+        (0, BOSS, False),  # 0: every hero its own way
+        (1, SEEK, True),  # 1 (the default): while any slay goal is open
         (2, BOSS, True),  # 2: while the monster to slay would beat any one hero
         (2, SEEK, False),  # an orc: each hero beats it alone 69 times in 100
         (1, None, False),  # no slay goal: search in parallel
@@ -408,6 +410,8 @@ def test_the_party_keeps_together_while_a_slay_goal_calls_for_it(
     policy = careful(team=team)
     action = policy.act(observe(state, Seat.HEROES))
     assert isinstance(action, Move)
+    if team == 1:  # the default
+        assert careful().act(observe(state, Seat.HEROES)) == action
     if keeps_up:  # as with follow=2: within two squares of Ana
         assert abs(action.path[-1].x - 2) <= 2
         assert "keeps up with Ana" in policy.reason

@@ -187,8 +187,9 @@ def test_no_door_is_forced_in_a_fight() -> None:
     # Two turns of the fight with nobody next to a monster: she goes round after all.
     policy.notes["contact"]["last"] -= 3
     assert policy.act(observe(state, Seat.HEROES)) == door
-    # With the knob off (the default) she goes round at once, as ``basic`` does.
-    assert careful().act(observe(state, Seat.HEROES)) == door
+    # With the knob off (and no team play, ``team=0``) she goes round at once, as
+    # ``basic`` does.
+    assert careful(team=0).act(observe(state, Seat.HEROES)) == door
 
 
 @pytest.mark.parametrize(
@@ -348,8 +349,9 @@ def test_the_others_keep_up_with_the_leader() -> None:
     assert isinstance(action, Move)
     assert abs(action.path[-1].x - 2) <= 2
     assert "keeps up with Ana" in policy.reason
-    # With the knob at 0 (the default) he goes his own way, to the door beside him.
-    action = careful().act(observe(state, Seat.HEROES))
+    # With the knob at 0 (and no team play, ``team=0``) he goes his own way, to the door
+    # beside him.
+    action = careful(team=0).act(observe(state, Seat.HEROES))
     assert isinstance(action, Move) and action.path[-1].x == 9
 
 
@@ -389,3 +391,75 @@ def test_the_party_looks_for_the_monster_to_slay_before_reading_side_rooms() -> 
     policy.notes["turn"] = state.turn
     action = policy.act(seen)
     assert isinstance(action, Move) and action.path[-1].x > 5
+
+
+BOSS = Goal("king", "Slay the ogre.", "slay", "ogre")  # no test hero beats an ogre alone
+
+
+@pytest.mark.parametrize(
+    ("team", "goal", "keeps_up"),
+    [
+        (0, BOSS, False),  # 0: every hero its own way
+        (1, SEEK, True),  # 1 (the default): while any slay goal is open
+        (2, BOSS, True),  # 2: while the monster to slay would beat any one hero
+        (2, SEEK, False),  # an orc: each hero beats it alone 69 times in 100
+        (1, None, False),  # no slay goal: search in parallel
+    ],
+)
+def test_the_party_keeps_together_while_a_slay_goal_calls_for_it(
+    team: int, goal: Goal | None, keeps_up: bool
+) -> None:
+    rules = ruleset(TRAIL, starts=("a", "b"), goals=[goal] if goal else [])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.apply(EndMovement("hero:ana"))  # the leader stays: Bram moves
+    policy = careful(team=team)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move)
+    if team == 1:  # the default
+        assert careful().act(observe(state, Seat.HEROES)) == action
+    if keeps_up:  # as with follow=2: within two squares of Ana
+        assert abs(action.path[-1].x - 2) <= 2
+        assert "keeps up with Ana" in policy.reason
+    else:  # to the door beside him
+        assert action.path[-1].x == 9
+
+
+def test_a_team_holds_its_ground_in_a_fight_while_a_slay_goal_is_open() -> None:
+    slay = Goal("orc", "Slay the orc.", "slay", "orc")
+    rules = ruleset(BYWAY, starts=("a", "b"), placements=[("orc", "o")], goals=[slay])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    policy = careful(team=1)  # as with hold=1 (test_no_door_is_forced_in_a_fight)
+    assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:ana")
+    assert "holds its ground" in policy.reason
+    # team=2: an orc is no boss (each hero beats it alone more often than not).
+    assert careful(team=2).act(observe(state, Seat.HEROES)) == OpenDoor("hero:ana", Pos(1, 2))
+
+
+def test_a_follower_does_not_walk_back_to_a_leader_that_stays_put() -> None:
+    # Ana, the leader, stayed put this turn (in the Court of the Ash King, stuck behind
+    # the follower in a passage one square wide): Bram goes his own way rather than walk
+    # back into hers, which kept both where they were until the turn cap.
+    rules = ruleset(TRAIL, starts=("a", "b"), goals=[SEEK])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.apply(EndMovement("hero:ana"))
+    policy = careful(team=1)
+    policy.notes["lead_stays"] = state.turn
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.path[-1].x == 9
+
+
+def test_a_hero_at_deaths_door_does_not_lead() -> None:
+    # Ana at Death's Door rests (or crawls out, C-DD-01); Bram leads, and does not keep
+    # within reach of her.
+    rules = ruleset(TRAIL, starts=("a", "b"), goals=[SEEK])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.heroes["hero:ana"].health = 0
+    state.apply(EndMovement("hero:ana"))
+    policy = careful(team=1)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.path[-1].x == 9
+    assert "Ana" not in policy.reason

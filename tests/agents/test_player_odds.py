@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from undercroft.agents.odds import d6_at_least, fight_odds, mental_odds
+from undercroft.agents.odds import d6_at_least, duel_odds, fight_odds, mental_odds
 from undercroft.analysis import odds as exact
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.ruleset import Trait
@@ -43,3 +43,29 @@ def test_mental_odds_count_one_die_against_one() -> None:
     win, tie, lose = mental_odds(2)  # two Magic more (or Iron-Willed and one Magic)
     assert (win, tie, lose) == (26 / 36, 4 / 36, 6 / 36)
     assert d6_at_least(3, 1) == 5 / 6 and d6_at_least(4) == 0.5
+
+
+@pytest.mark.rule("C-FIGHT-04", "C-FIGHT-05", "C-FIGHT-06")
+def test_a_duel_is_a_race_of_fights_won() -> None:
+    """A hero alone against a monster: the chance it wins ``hero_hits`` fights before the
+    monster wins ``monster_hits`` (ties change nothing), against a walk over every
+    sequence of fights."""
+    win, lose = fight_odds(0, False)
+    assert win == lose
+    assert duel_odds(0, False, 1, 1) == pytest.approx(0.5)
+    assert duel_odds(0, False, 2, 2) == pytest.approx(0.5)
+    share = win / (win + lose)
+
+    def walk(need: int, left: int) -> float:  # the hero needs `need` more, the monster `left`
+        if need == 0:
+            return 1.0
+        if left == 0:
+            return 0.0
+        return share * walk(need - 1, left) + (1 - share) * walk(need, left - 1)
+
+    win, lose = fight_odds(-2, True)
+    share = win / (win + lose)
+    assert duel_odds(-2, True, 4, 3) == pytest.approx(walk(4, 3))
+    assert duel_odds(-2, True, 4, 3) < 0.2
+    # The Ash King (Fighting 5, Damage 3, Health 10) against Durn (4, 2, 9) alone.
+    assert duel_odds(-1, False, 5, 3) < 0.5

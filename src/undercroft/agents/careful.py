@@ -9,7 +9,9 @@ Moving as a team
     move first so the leader knows where they are. The leader forces no door and walks
     into no unknown square or unexplored area while another hero is more than
     ``gather`` squares of walking behind, and never walks further ahead than that: it
-    waits (and rests, if that refills something) for them to come up.
+    waits (and rests, if that refills something) for them to come up. While a slay goal
+    is open (``team``), the others keep within two squares of the leader out of a fight
+    and a hero in a fight holds its ground rather than open the way to more monsters.
 Fighting
     Heroes gang up on one monster (the weakest within reach, C-FIGHT-02 gives a monster
     in two fights -1 too), choose squares next to one monster rather than several, and a

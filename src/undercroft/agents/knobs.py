@@ -48,6 +48,15 @@ class CarefulKnobs:
     walking of it (they go their own way only inside that reach, and force no door): the
     party meets each new room, and whatever guards it, together; 0: every hero goes its
     own way, as ``basic``."""
+    team: int = 1
+    """Play as a team when it pays, from what the heroes see: while it holds, the others
+    keep within ``TEAM_FOLLOW`` (2) squares of the leader out of a fight (``follow``) and
+    a hero in a fight holds its ground (``hold``). 0: never (``follow`` and ``hold`` as
+    set); 1: while a slay goal is open (the foe is met by the whole party; with no slay
+    goal the heroes search in parallel, which saves Light); 2: only while a slay goal
+    names a monster that no hero on the board would beat alone more often than not (by
+    its card and the exact odds). Measured against ``master`` and ``basic``: 1 wins more
+    of the Court of the Ash King and changes nothing in the Cellars (docs/players.md)."""
     seek: int = 0
     """1: while the monster a slay goal names has not been seen, look for it first: go
     where the board leads somewhere new (an unknown square, a shut door) before reading
@@ -101,6 +110,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "engage": (0, 1),
     "hold": (0, 1),
     "follow": (0, 20),
+    "team": (0, 2),
     "seek": (0, 1),
     "spells": (0, 1),
     "rest": (0, 1),

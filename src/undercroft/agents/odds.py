@@ -9,6 +9,7 @@ over the 1,296 (or 36) equally likely rolls.
 from __future__ import annotations
 
 from functools import cache
+from math import comb
 from typing import Final
 
 TWO_D6: Final = tuple(6 - abs(total - 7) for total in range(2, 13))
@@ -66,6 +67,20 @@ def mental_odds(margin: int) -> tuple[float, float, float]:
             else:
                 lose += 1
     return win / 36, tie / 36, lose / 36
+
+
+@cache
+def duel_odds(margin: int, strong: bool, hero_hits: int, monster_hits: int) -> float:
+    """The chance a hero fighting one monster alone, step after step (C-FIGHT-04, no
+    Stamina), wins ``hero_hits`` fights before the monster wins ``monster_hits``: how
+    often it would bring the monster's Health to 0 before its own (ties change nothing)."""
+    hero, monster = fight_odds(margin, strong)
+    if hero == 0:
+        return 0.0
+    a = hero / (hero + monster)
+    return sum(
+        comb(hero_hits - 1 + k, k) * a**hero_hits * (1 - a) ** k for k in range(monster_hits)
+    )
 
 
 def d6_at_least(target: int, bonus: int = 0) -> float:

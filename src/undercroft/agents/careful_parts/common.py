@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from undercroft.agents.basic_party import HeroParty
 from undercroft.agents.knobs import CarefulKnobs
+from undercroft.agents.odds import duel_odds
 from undercroft.agents.plan import PLANNING_COST, PLANNING_MOST, Search
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
@@ -17,6 +18,7 @@ from undercroft.crawl.actions import (
 )
 from undercroft.crawl.context import Cards
 from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
+from undercroft.crawl.ruleset import Trait
 
 NO_AREA = 255
 T = TypeVar("T")
@@ -34,6 +36,11 @@ RESERVE_COST = 0.15
 """What spending the last 2 Stamina a hurt hero keeps to evade with costs."""
 MAGIC_POINT = 0.18
 """What a point of Magic costs (it comes back only by resting, C-SPELL-05)."""
+TEAM_FOLLOW = 2
+"""The ``follow`` reach of a party playing as a team (``team``)."""
+ALONE_ODDS = 0.5
+"""With ``team=2`` a slay goal's monster calls for the whole party when no hero on the
+board would beat it alone at least this often."""
 
 
 def amount(effects: Any, kind: str) -> int:
@@ -77,9 +84,62 @@ class CarefulBase(HeroParty):
         return [h for h in obs.heroes_seen() if h.pos is not None]
 
     def leader(self, obs: ViewLike) -> HeroSeen | None:
-        """The first hero in party order still on the board."""
+        """The first hero in party order still on the board and not at Death's Door (one
+        there rests or crawls out, C-DD-01: the others do not wait on it), else the first
+        on the board."""
         found = self.on_board(obs)
-        return found[0] if found else None
+        standing = [h for h in found if h.health > 0] or found
+        return standing[0] if standing else None
+
+    # -- playing as a team (the ``team`` knob) ------------------------------------------
+    def teaming(self, obs: ViewLike) -> bool:
+        """Whether the party plays as a team now (``team``): while a slay goal is open
+        (1), or while a slay goal's monster is one no hero on the board beats alone more
+        often than not (2); decided from the goals and the public cards (C-SETUP-02)."""
+        if not self.knobs.team:
+            return False
+        kept: tuple[int, bool] | None = self.notes.get("teaming")
+        if kept is not None and kept[0] == obs.turn:
+            return kept[1]
+        slay = [g.target for g in self.open_goals(obs) if g.kind == "slay"]
+        if self.knobs.team >= 2:
+            slay = [kind for kind in slay if self.outmatched(obs, kind)]
+        found = bool(slay)
+        self.notes["teaming"] = (obs.turn, found)
+        return found
+
+    def outmatched(self, obs: ViewLike, kind: str) -> bool:
+        """Whether every hero on the board, fighting the monster ``kind`` alone (fresh,
+        no Stamina), would bring it to 0 Health first less than ``ALONE_ODDS`` of the
+        time (C-FIGHT-04, C-FIGHT-05, C-FIGHT-06)."""
+        cards = self.cards(obs)
+        monster = cards.monsters.get(kind)
+        if monster is None:
+            return False
+        for hero in self.on_board(obs):
+            card = cards.hero(hero.id)
+            odds = duel_odds(
+                card.fighting - monster.fighting,
+                card.has(Trait.STRONG),
+                -(-monster.health // max(1, card.damage)),
+                -(-card.health // max(1, monster.damage)),
+            )
+            if odds >= ALONE_ODDS:
+                return False
+        return True
+
+    def follow_reach(self, obs: ViewLike) -> int:
+        """How close the others keep to the leader out of a fight (``follow``, or
+        :data:`TEAM_FOLLOW` while the party plays as a team; 0: they go their own way)."""
+        reach = self.knobs.follow
+        if self.teaming(obs):
+            reach = max(reach, TEAM_FOLLOW)
+        return reach
+
+    def holds(self, obs: ViewLike) -> bool:
+        """Whether a hero in a fight holds its ground rather than go round by doors and
+        unknown squares (``hold``, or while the party plays as a team)."""
+        return bool(self.knobs.hold) or self.teaming(obs)
 
     def hero_info(self, obs: ViewLike, hero: str) -> dict[str, Any]:
         return next(h for h in obs.heroes if h["id"] == hero)

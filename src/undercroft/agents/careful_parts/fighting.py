@@ -98,7 +98,7 @@ class Fighting(CarefulBase):
         if self.knobs.engage:
             return self.engage(obs, hero, heroes, monsters)
         action = self.hero_move(obs, hero, heroes, False)  # the nearest monster, as basic
-        if self.knobs.hold and self.into_the_unknown(hero, action) and self.holding(obs):
+        if self.holds(obs) and self.into_the_unknown(hero, action) and self.holding(obs):
             return self.known_way(obs, hero, heroes, monsters)
         if isinstance(action, Move):
             end = action.path[-1]

@@ -17,6 +17,7 @@ from undercroft.crawl.actions import (
     Explore,
     Move,
     OpenDoor,
+    Rest,
 )
 from undercroft.crawl.observe import HeroSeen, ViewLike
 
@@ -66,17 +67,27 @@ class Moving(CarefulBase):
                 return join
         gathering = self.knobs.gather > 0 and lead is not None and not leaving
         dying = hero.health == 0 and not monsters
-        following = self.knobs.follow > 0 and lead is not None and lead.id != hero.id
-        if following and not (leaving or dying) and lead is not None:
-            catch_up = self.catch_up(obs, hero, heroes, lead)
+        reach = self.follow_reach(obs)
+        following = reach > 0 and lead is not None and lead.id != hero.id
+        if (
+            following
+            and not (leaving or dying)
+            and lead is not None
+            and self.notes.get("lead_stays") != obs.turn
+        ):
+            # A leader that stays put this turn is not caught up with: it may be stuck
+            # behind this very hero in a passage one square wide, and a follower that
+            # went on past it would only walk back into its way (a deadlock to the
+            # turn cap, measured in the Court of the Ash King).
+            catch_up = self.catch_up(obs, hero, heroes, lead, reach)
             if catch_up is not None:
                 return catch_up
         action = self.hero_move(obs, hero, heroes, leaving or (dying and bool(obs.exits)))
         if following and not (leaving or dying) and lead is not None:
-            action = self.within_reach(obs, hero, lead, action)
+            action = self.within_reach(obs, hero, lead, action, reach)
         if gathering and isinstance(action, OpenDoor) and lead is not None and hero.id == lead.id:
             action = self.hold_back(obs, hero, action)
-        if action is None and lead is not None and hero.id == lead.id:
+        if (action is None or isinstance(action, Rest)) and lead is not None and hero.id == lead.id:
             # The leader stays put this turn: the followers may go on past it (one of
             # them may stand in its way in a passage one square wide).
             self.notes["lead_stays"] = obs.turn
@@ -87,22 +98,27 @@ class Moving(CarefulBase):
         return action
 
     def catch_up(
-        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...], lead: HeroSeen
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        lead: HeroSeen,
+        reach: int,
     ) -> Action | None:
-        """A hero further than ``follow`` squares of walking from the leader walks toward
+        """A hero further than ``reach`` squares of walking from the leader walks toward
         it, over squares known to be floor (``None``: it is close enough, or cannot reach
         the leader at all, and goes its own way)."""
         assert hero.pos is not None and lead.pos is not None
         memory = self.memory
         near = self.walk_from(lead.pos)
         d = near.distance(memory.index(hero.pos))
-        if d == FAR or d <= self.knobs.follow:
+        if d == FAR or d <= reach:
             return None
         blocked = self.blocked(obs, hero, heroes)
         search = self.search(
             hero.id, memory.costs(PLANNING_COST), [memory.index(hero.pos)], blocked
         )
-        close = self.kept("close", lead.pos, 8, lambda: self.close_to(near))
+        close = self.kept(f"close{reach}", lead.pos, 8, lambda: self.close_to(near, reach))
         target = search.nearest(close)
         route = search.path_to(target) if target is not None else []
         walk = self.known_walk(route, hero.moves_left)
@@ -112,13 +128,12 @@ class Moving(CarefulBase):
         self.reason = f"{who} keeps up with {name(lead.id)} ({d} squares away)"
         return Move(hero.id, walk)
 
-    def close_to(self, near: Search) -> bytes:
-        """The squares within ``follow`` squares of walking of a search's origin."""
-        reach = self.knobs.follow
+    def close_to(self, near: Search, reach: int) -> bytes:
+        """The squares within ``reach`` squares of walking of a search's origin."""
         return bytes(1 if near.distance(i) <= reach else 0 for i in range(len(self.memory.codes)))
 
     def within_reach(
-        self, obs: ViewLike, hero: HeroSeen, lead: HeroSeen, action: Action | None
+        self, obs: ViewLike, hero: HeroSeen, lead: HeroSeen, action: Action | None, reach: int
     ) -> Action | None:
         """A follower's own move, cut where it would leave the leader's reach (a door it
         forces is within it: the leader is close by, and it may be in the leader's way)."""
@@ -129,7 +144,7 @@ class Moving(CarefulBase):
         memory = self.memory
         kept: list[Pos] = []
         for square in action.path:
-            if near.distance(memory.index(square)) > self.knobs.follow:
+            if near.distance(memory.index(square)) > reach:
                 break
             kept.append(square)
         if len(kept) == len(action.path):

@@ -15,6 +15,7 @@ from crawl_kit import HEROES, board, hero, ruleset, start
 from undercroft.agents.careful import CarefulParty
 from undercroft.agents.knobs import CarefulKnobs
 from undercroft.agents.odds import fight_odds
+from undercroft.analysis import quality
 from undercroft.core.dice import DiceSampler
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl.actions import (
@@ -29,9 +30,11 @@ from undercroft.crawl.actions import (
     Trade,
     UseItem,
 )
+from undercroft.crawl.content import default_pack
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
 from undercroft.crawl.ruleset import Goal, Ruleset, Trait
+from undercroft.crawl.runner import play
 from undercroft.crawl.state import State
 
 HALL = board(
@@ -463,3 +466,65 @@ def test_a_hero_at_deaths_door_does_not_lead() -> None:
     action = policy.act(observe(state, Seat.HEROES))
     assert isinstance(action, Move) and action.path[-1].x == 9
     assert "Ana" not in policy.reason
+
+
+def test_a_hero_does_not_walk_back_to_where_it_stood_two_turns_ago() -> None:
+    # Bram ended his movement on 9,1 two turns ago and on 8,1 (where he stands) last
+    # turn; his plan now leads back to 9,1 (A-B-A): he stays instead of shuttling.
+    rules = ruleset(TRAIL, starts=("a", "b"), goals=[SEEK])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.apply(EndMovement("hero:ana"))
+    turn = state.turn
+    back = {"hero:bram": {turn - 2: Pos(9, 1), turn - 1: Pos(8, 1)}}
+    plan = careful(team=0, steady=0).act(observe(state, Seat.HEROES))
+    assert isinstance(plan, Move) and plan.path[-1] == Pos(9, 1)
+    policy = careful(team=0)
+    policy.notes["ends_of"] = back
+    action = policy.act(observe(state, Seat.HEROES))
+    assert not isinstance(action, Move)
+    assert "would only undo last turn's walk" in policy.reason
+    # Had he stayed on 8,1 last turn too, nothing is undone: he goes.
+    policy = careful(team=0)
+    policy.notes["ends_of"] = {"hero:bram": {turn - 2: Pos(8, 1), turn - 1: Pos(8, 1)}}
+    assert policy.act(observe(state, Seat.HEROES)) == plan
+
+
+# Bram three squares from the orc: the nearest square next to it is 7,1.
+CLOSE = board(
+    """
+    ##########
+    #a...b..o#
+    ##########
+    """
+)
+
+
+def test_a_hero_walks_back_into_a_fight() -> None:
+    # The fight is what changed: a move that ends next to a monster goes ahead even if
+    # it ends where the hero stood two turns ago.
+    slay = Goal("orc", "Slay the orc.", "slay", "orc")
+    rules = ruleset(CLOSE, starts=("a", "b"), placements=[("orc", "o")], goals=[slay])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.apply(EndMovement("hero:ana"))
+    turn = state.turn
+    policy = careful(team=0)
+    policy.notes["ends_of"] = {"hero:bram": {turn - 2: Pos(7, 1), turn - 1: Pos(5, 1)}}
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.path[-1] == Pos(7, 1)
+
+
+def test_careful_shuttles_under_one_game_in_ten() -> None:
+    # Seeds 0-19 of the Cellars, first four, against master: 13 shuttles (A-B-A-B end
+    # squares over four turns) with steady=0, the old default; fewer than 2 now.
+    pack = default_pack()
+    rules = pack.ruleset("greyhollow-cellars")
+    heroes = list(pack.heroes)[:4]
+    where = quality.board_of(rules, heroes)
+    found = 0
+    for seed in range(20):
+        result = play(rules, heroes, seed=seed, heroes="careful", dm="master", log=True)
+        assert result.log is not None
+        found += quality.shuttles(result.log.entries, where.starts)
+    assert found < 2

@@ -12,6 +12,8 @@ Moving as a team
     waits (and rests, if that refills something) for them to come up. While a slay goal
     is open (``team``), the others keep within two squares of the leader out of a fight
     and a hero in a fight holds its ground rather than open the way to more monsters.
+    With ``steady`` a hero does not walk back to where it ended its movement two turns
+    ago (no A-B-A-B shuttles) unless the move joins or leaves a fight.
 Fighting
     Heroes gang up on one monster (the weakest within reach, C-FIGHT-02 gives a monster
     in two fights -1 too), choose squares next to one monster rather than several, and a

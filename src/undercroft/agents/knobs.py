@@ -62,6 +62,11 @@ class CarefulKnobs:
     where the board leads somewhere new (an unknown square, a shut door) before reading
     the texts of the rooms already in view; 0: the nearest thing not looked at, as
     ``basic``."""
+    steady: int = 1
+    """1: a hero does not walk back to the square it ended its movement on the turn
+    before last after ending elsewhere last turn (it stays a turn instead), unless the
+    move joins or leaves a fight: no A-B-A-B shuttles between two pulls; 0: it goes
+    wherever this turn's plan says, as before (docs/players.md)."""
     stamina: str = "odds"
     """``odds``: Stamina a fight weighed with the exact odds; ``flat``: always 2, as
     ``basic``."""
@@ -112,6 +117,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "follow": (0, 20),
     "team": (0, 2),
     "seek": (0, 1),
+    "steady": (0, 1),
     "spells": (0, 1),
     "rest": (0, 1),
     "overcast": (0, 1),

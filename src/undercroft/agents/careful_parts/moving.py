@@ -44,10 +44,52 @@ class Moving(CarefulBase):
                     if isinstance(heal, Cast):
                         return heal
         hero = next(h for h in heroes if h.id == acting[0])  # party order: the leader first
-        choice = self.careful_move(obs, hero, heroes, self.leader(obs))
+        lead = self.leader(obs)
+        choice = self.careful_move(obs, hero, heroes, lead)
+        if self.knobs.steady:
+            choice = self.steady(obs, hero, lead, choice)
         if choice is not None:
             return choice
         return self.end_movement(hero.id)
+
+    def steady(
+        self, obs: ViewLike, hero: HeroSeen, lead: HeroSeen | None, action: Action | None
+    ) -> Action | None:
+        """No shuttle (``steady``): a hero does not walk back to the square it ended its
+        movement on the turn before last when it ended elsewhere last turn (A-B-A, which
+        two goals pulling in turn, or a fight's nearest square flipping between two far
+        routes, would go on repeating): it stays where it is this turn instead. A move
+        that joins a fight (it ends next to a monster) or leaves one (the hero stands
+        next to a monster) goes ahead: the fight is what changed. The end squares are
+        the party's own notes (where each Move it chose ended), not the state."""
+        here = hero.pos
+        assert here is not None
+        ends: dict[str, dict[int, Pos]] = self.notes.setdefault("ends_of", {})
+        mine = ends.setdefault(hero.id, {})
+        for turn in [t for t in mine if t < obs.turn - 2]:
+            del mine[turn]
+        mine[obs.turn] = here
+        if not isinstance(action, Move):
+            return action
+        end = action.path[-1]
+        before, last = mine.get(obs.turn - 2), mine.get(obs.turn - 1)
+        fights = [m.pos for m in obs.monsters_seen()]
+        if (
+            before is None
+            or last is None
+            or before == last
+            or end != before
+            or any(p.is_adjacent(end) or p.is_adjacent(here) for p in fights)
+        ):
+            mine[obs.turn] = end
+            return action
+        if lead is not None and hero.id == lead.id:
+            self.notes["lead_stays"] = obs.turn  # see careful_move
+        why = (
+            f"{name(hero.id)} stays at {here.x},{here.y}: back to {end.x},{end.y}, "
+            "where it stood two turns ago, would only undo last turn's walk"
+        )
+        return self.wait(obs, hero, why)
 
     def careful_move(
         self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...], lead: HeroSeen | None

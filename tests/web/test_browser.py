@@ -207,11 +207,11 @@ def test_heroes_play_to_the_end_by_clicks_and_replay_it(
     assert page.locator("#narration li[title*='C-']").count() > 0
     # The replay of this game, from the end screen's link: scrub it.
     page.click("#replay-link")
-    page.wait_for_function("() => document.body.dataset.index !== undefined", timeout=15_000)
+    page.wait_for_function("() => document.body?.dataset.index !== undefined", timeout=15_000)
     last = int(page.evaluate("() => document.body.dataset.index"))
     assert last > 20
     page.locator("#scrubber").fill("0")
-    page.wait_for_function("() => document.body.dataset.index === '0'")
+    page.wait_for_function("() => document.body?.dataset.index === '0'")
     first_lines = page.locator("#narration li").count()
     page.locator("#scrubber").fill(str(last // 2))
     page.wait_for_function(f"() => document.body.dataset.index === '{last // 2}'")
@@ -298,7 +298,7 @@ def test_the_keep_viewer_shows_a_trap_firing_and_an_invasion(
         page.select_option("#next-kind", kind)
         page.click("#next")
         page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {count}")
-        page.wait_for_function("() => document.body.dataset.busy !== '1'")
+        page.wait_for_function("() => document.body?.dataset.busy !== '1'")
 
     next_event("invasion")
     page.wait_for_selector(".group[data-group='1']")
@@ -395,12 +395,12 @@ def test_the_replay_scrubber_moves_through_a_keep_log(
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(base + "/replay")
     page.set_input_files("#file", str(log))
-    page.wait_for_function("() => document.body.dataset.index !== undefined", timeout=15_000)
+    page.wait_for_function("() => document.body?.dataset.index !== undefined", timeout=15_000)
     assert page.evaluate("() => document.body.dataset.ruleset") == "keep"
     last = int(page.evaluate("() => document.body.dataset.index"))
     invaders = '.being.adventurer[data-being^="adv:1-"]'
     page.locator("#scrubber").fill("0")
-    page.wait_for_function("() => document.body.dataset.index === '0'")
+    page.wait_for_function("() => document.body?.dataset.index === '0'")
     # The first line that is not a die: invasion 1 arrives, its member at the portal.
     assert page.locator("#narration li").last.get_attribute("data-type") == "invasion.arrived"
     portal = page.locator(invaders).first.locator("polygon").get_attribute("points") or ""

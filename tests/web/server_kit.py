@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -43,3 +46,30 @@ def running_server(**app_options: Any) -> Iterator[tuple[str, Any]]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@contextmanager
+def serve_process() -> Iterator[tuple[int, dict[str, str]]]:
+    """``undercroft serve`` in a process of its own on a free loopback port: ``(port,
+    ended)``, where ``ended`` holds the process's ``returncode`` and ``stderr`` once the
+    block ends with Ctrl-C (SIGINT) sent to it."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "undercroft.cli", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    ended: dict[str, str] = {}
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        yield port, ended
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+        ended.update(returncode=str(process.returncode), stderr=stderr)

@@ -3,14 +3,12 @@ the wrong content type (a cross-site form post), partial bodies."""
 
 from __future__ import annotations
 
-import signal
 import socket
-import subprocess
-import sys
 import time
 from typing import Any
 
 import pytest
+from server_kit import serve_process
 from web_kit import JSON, bearer, make_client, start
 
 from undercroft.crawl.content import default_pack
@@ -93,22 +91,7 @@ def test_a_client_that_hangs_up_mid_body_leaves_no_traceback() -> None:
     """Bodies cut short (a length promised and not sent, a chunked body never ended, a log
     to replay cut at 100 KiB) and a client gone before its answer: the server goes on and
     its log holds no traceback (uvicorn as ``undercroft serve`` runs it)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "undercroft.cli", "serve", "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
+    with serve_process() as (port, ended):
         host = b"Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
         game = b'{"adventure": "bone-priest", "seed": 1, "heroes": "basic", "dm": "basic"}'
         cases = [
@@ -136,8 +119,6 @@ def test_a_client_that_hangs_up_mid_body_leaves_no_traceback() -> None:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
             connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             assert connection.recv(100).startswith(b"HTTP/1.1 200")
-    finally:
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130, stderr
+    stderr = ended["stderr"]
+    assert ended["returncode"] == "130", stderr
     assert "Traceback" not in stderr and "ERROR" not in stderr, stderr

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import signal
 import socket
-import subprocess
-import sys
-import time
 
+from server_kit import serve_process
 from typer.testing import CliRunner
 
 from undercroft.cli import app
@@ -35,22 +32,8 @@ def test_a_port_in_use_or_out_of_range_exits_2() -> None:
 
 def test_ctrl_c_stops_the_server_with_exit_130() -> None:
     """As every other command: Ctrl-C is exit 130 and says so (uvicorn.run exits 0)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "undercroft.cli", "serve", "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.1)
-    process.send_signal(signal.SIGINT)
-    _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130, stderr
+    with serve_process() as (_, ended):
+        pass
+    stderr = ended["stderr"]
+    assert ended["returncode"] == "130", stderr
     assert "interrupted: the server stopped" in stderr and "Traceback" not in stderr

@@ -32,7 +32,7 @@ class RootGroup(LazyGroup):
         ),
         Lazy(
             "check",
-            "undercroft.cli_basics:check",
+            "undercroft.cli_check:check",
             "Validate content files (TOML) against their schema; mistakes name file:line:key.",
         ),
         Lazy(

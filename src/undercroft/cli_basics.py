@@ -1,70 +1,23 @@
-"""The commands that belong to no one ruleset: ``demo``, ``check``, ``rules`` and ``list``.
+"""``undercroft rules`` and ``undercroft list``, which belong to no one ruleset.
 
-They are loaded by :mod:`undercroft.cli` only when one of them runs (:mod:`undercroft.clilazy`),
-and each imports the engines it needs when it runs: ``undercroft list adventures`` need not
-load the keep, nor ``rules`` either engine.
+They are loaded by :mod:`undercroft.cli` only when one of them runs (:mod:`undercroft.clilazy`);
+``list`` imports the ruleset it lists when it runs: ``undercroft list adventures`` need not
+load the keep, nor ``rules`` either engine. ``check`` is :mod:`undercroft.cli_check`.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from undercroft.clikit import Output, err, fail, interruptible
+from undercroft.clikit import Output, fail
 from undercroft.core import catalogue
-from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
+from undercroft.core.content import ContentError
 
 out = Output()
-
-
-@interruptible
-def check(
-    paths: Annotated[
-        list[Path], typer.Argument(help="Content files or folders of *.toml files to validate.")
-    ],
-) -> None:
-    """Validate content files (TOML) against their schema; mistakes name file:line:key."""
-    # Both rulesets' content kinds, registered when their modules load (start-up time).
-    from undercroft.crawl import content as crawl_content
-    from undercroft.keep import scenario as keep_scenario  # noqa: F401
-
-    problems: list[str] = []
-    checked = 0
-    for root in paths:
-        if not root.exists():
-            fail(f"{root}: no such file or folder.")
-        crawl_files: list[Path] = []
-        if root.is_dir() and not any(root.rglob("*.toml")):
-            fail(f"{root}: a folder with no *.toml content files in it (nor below it).")
-        for path in iter_content_files(root):
-            checked += 1
-            try:
-                model = check_file(path)
-            except ContentError as exc:
-                problems.extend(str(p) for p in exc.problems)
-                continue
-            if str(getattr(model, "kind", "")).startswith("crawl-"):
-                crawl_files.append(path)
-        if crawl_files and not problems:
-            # Cross-file checks: unknown spells, monsters, items, boards; doors on walls.
-            pack_root = Path(os.path.commonpath([p.parent for p in crawl_files]))
-            try:
-                crawl_content.load_pack(pack_root)
-            except ContentError as exc:
-                problems.extend(str(p) for p in exc.problems)
-    if problems:
-        for line in problems:
-            err.print(line, highlight=False, soft_wrap=True, markup=False)
-        fail(
-            f"{len(problems)} problem(s) in the content checked; each line above names "
-            "file:line: key: what is wrong (and the allowed values where there is a list). "
-            f"Known kinds of content file: {', '.join(sorted(kinds()))}."
-        )
-    out.print(f"ok: {checked} content file(s) valid")
 
 
 def rules(

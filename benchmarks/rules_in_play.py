@@ -21,7 +21,7 @@ import datetime
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,6 +67,16 @@ WANTED = (
 """What issue 30 asks to see in at least 5% of games on some adventure."""
 
 
+ALWAYS: dict[type, str] = {
+    Evade: "evade",
+    Memorize: "memorize",
+    Identify: "identify",
+    Jump: "jump",
+    Drag: "drag a corpse",
+}
+"""Actions that count whoever makes them (the others depend on the hero's state)."""
+
+
 @dataclass
 class Seen:
     """What one game's hero seat did: the names of :data:`WANTED` it did at least once,
@@ -93,22 +103,19 @@ class Watched:
         return action
 
     def note(self, observation: Observation, action: Action) -> None:
-        health = {h.id: h.health for h in observation.heroes_seen()}
-        alive = {h.id for h in observation.heroes_seen() if not h.dead}
-        checks: dict[type, Callable[[Any], str | None]] = {
-            Evade: lambda a: "evade",
-            Rest: lambda a: "rest outside Death's Door" if health.get(a.hero, 0) > 0 else None,
-            Trade: lambda a: "trade between living heroes" if a.giver in alive else None,
-            Memorize: lambda a: "memorize",
-            Identify: lambda a: "identify",
-            Jump: lambda a: "jump",
-            Drag: lambda a: "drag a corpse",
-        }
-        check = checks.get(type(action))
-        if check is not None and (name := check(action)):
+        name = ALWAYS.get(type(action))
+        if isinstance(action, (Rest, Trade, UseItem)):
+            heroes = {h.id: h for h in observation.heroes_seen()}
+            if isinstance(action, Rest) and action.hero in heroes:
+                if heroes[action.hero].health > 0:
+                    name = "rest outside Death's Door"
+            elif isinstance(action, Trade) and action.giver in heroes:
+                if not heroes[action.giver].dead:
+                    name = "trade between living heroes"
+            elif isinstance(action, UseItem) and action.hero in heroes:
+                self.seen.light_uses.append((action.item, heroes[action.hero].health))
+        if name is not None:
             self.seen.done.add(name)
-        if isinstance(action, UseItem):
-            self.seen.light_uses.append((action.item, health.get(action.hero, 0)))
 
 
 def one_game(adventure: str, seed: int, heroes: str, dm: str) -> Seen:

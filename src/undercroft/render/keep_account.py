@@ -16,13 +16,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from undercroft.core.events import MINUTES_PER_DAY, Event, KeepTime, LogEntry, Time
+from undercroft.core.events import Event, KeepTime, LogEntry, Time
 from undercroft.keep.fates import Fates
-
-
-def _hhmm(minute: int) -> str:
-    rest = minute % MINUTES_PER_DAY
-    return f"{rest // 60:02d}:{rest % 60:02d}"
+from undercroft.render.keep_lines import hhmm
 
 
 def _group_of(actor: Any) -> int | None:
@@ -97,7 +93,7 @@ class InvasionAccount:
         if line:
             if self.explain and event.rules:
                 line += f"  [{', '.join(event.rules)}]"
-            self.days.setdefault(time.day, []).append(f"{_hhmm(time.minute)} {line}")
+            self.days.setdefault(time.day, []).append(f"{hhmm(time.minute)} {line}")
 
     def replay(self, entries: Iterable[LogEntry]) -> InvasionAccount:
         for entry in entries:
@@ -249,9 +245,9 @@ class InvasionAccount:
             )
         if kind == "being.unconscious":
             how = (
-                f"bleeding: dies at {_hhmm(int(f['until']))} unless healed"
+                f"bleeding: dies at {hhmm(int(f['until']))} unless healed"
                 if f["bleeding"]
-                else f"wakes by {_hhmm(int(f['until']))}"
+                else f"wakes by {hhmm(int(f['until']))}"
             )
             return f"{f['being']} is knocked out by {f['by']} ({how})"
         if kind == "being.died":
@@ -276,9 +272,9 @@ class InvasionAccount:
             verb = "butchers" if kind == "body.butchered" else "burns"
             return f"{f['by']} {verb} the body of {f['body']}"
         if kind == "being.held":
-            return f"{f['being']} is held by the web of {f['by']} until {_hhmm(int(f['until']))}"
+            return f"{f['being']} is held by the web of {f['by']} until {hhmm(int(f['until']))}"
         if kind == "being.terrified":
-            return f"{f['being']} flees in terror from {f['by']} until {_hhmm(int(f['until']))}"
+            return f"{f['being']} flees in terror from {f['by']} until {hhmm(int(f['until']))}"
         if kind == "creatures.summoned":
             released = ", ".join(f["creatures"])
             return f"{f['trap']} releases {len(f['creatures'])} {f['breed']}(s): {released}"

@@ -36,7 +36,9 @@ def test_an_illegal_index_changes_nothing() -> None:
     assert np.array_equal(again["observation"], obs["observation"])
 
 
-@pytest.mark.parametrize(("adventure", "seat"), [(a, s) for a in ADVENTURES for s in ("heroes", "dm")])
+@pytest.mark.parametrize(
+    ("adventure", "seat"), [(a, s) for a in ADVENTURES for s in ("heroes", "dm")]
+)
 def test_a_random_learner_plays_the_game_the_engine_plays(adventure: str, seat: str) -> None:
     seed, turns = 11, 20
     log = new_log(adventure, seed, turns)
@@ -48,7 +50,7 @@ def test_a_random_learner_plays_the_game_the_engine_plays(adventure: str, seat: 
     while not done:
         index = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         chosen.append(env.legal_actions()[index])
-        obs, reward, terminated, truncated, _ = env.step(index)
+        obs, _reward, terminated, truncated, _ = env.step(index)
         done = terminated or truncated
     assert env.state is not None
     log.close(env.state.summary())

@@ -8,11 +8,11 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-from rl_kit import ADVENTURES, native_log, new_log  # noqa: E402
+from pettingzoo.test import api_test, seed_test
+from rl_kit import ADVENTURES, native_log, new_log
 
-from undercroft.crawl.actions import Action, Roll  # noqa: E402
-from undercroft.rl.pettingzoo_env import CrawlAEC  # noqa: E402
+from undercroft.crawl.actions import Action, Roll
+from undercroft.rl.pettingzoo_env import CrawlAEC
 
 
 def test_pettingzoo_api_test_passes() -> None:

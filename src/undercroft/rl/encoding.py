@@ -175,16 +175,20 @@ class Encoder:
         self._channel = {name: i for i, name in enumerate(self.layout.channels)}
         self._scalar = {name: i for i, name in enumerate(self.layout.scalars)}
         self._kind = {k: (i + 1) / len(self.layout.kinds) for i, k in enumerate(self.layout.kinds)}
+        # The layout's sizes, worked out once (encode runs at every step).
+        self._planes = (len(self.layout.channels), board.height, board.width)
+        self._scalars = len(self.layout.scalars)
+        self._size = self.layout.size
 
     @property
     def size(self) -> int:
-        return self.layout.size
+        return self._size
 
     def encode(self, seen: Observation | View) -> NDArray[np.float32]:
         """The flat observation vector of ``seen`` (values in [0, 1])."""
         lay = self.layout
         h, w = lay.height, lay.width
-        planes = np.zeros((len(lay.channels), h, w), np.float32)
+        planes = np.zeros(self._planes, np.float32)
         codes, width = seen.board_codes()
         chars = np.frombuffer(codes, np.uint8).reshape(h, width)
         planes[: len(SQUARE_CHANNELS)] = CHAR_TABLE[chars].transpose(2, 0, 1)
@@ -193,7 +197,7 @@ class Encoder:
             planes[ch["exit"], y, x] = 1.0
         areas = np.frombuffer(seen.area_codes(), np.uint8).reshape(h, w)
         planes[ch["revealed_area"]] = areas != 255
-        scalars = np.zeros(len(lay.scalars), np.float32)
+        scalars = np.zeros(self._scalars, np.float32)
         sc = self._scalar
         for i, hero in enumerate(seen.heroes[: lay.party]):
             pos = hero["pos"]
@@ -266,5 +270,3 @@ def action_at(legal: Sequence[Action], index: int) -> Action:
     if not 0 <= index < min(len(legal), MAX_ACTIONS):
         raise ValueError(f"action index {index} is not legal now ({len(legal)} legal actions)")
     return legal[index]
-
-

@@ -35,7 +35,7 @@ from undercroft.rl.match import (
     ruleset_of,
 )
 
-ObsDict = dict[str, NDArray[Any]]
+ObsDict = dict[str, Any]
 
 
 class CrawlEnv(gym.Env[ObsDict, np.int64]):
@@ -100,7 +100,9 @@ class CrawlEnv(gym.Env[ObsDict, np.int64]):
         self._dice = DiceSampler(episode)
         # The opponent's sampler is the one the runner gives its seat for this seed.
         index = 1 if self.other is Seat.HEROES else 2
-        self._policy = make_policy(self.opponent, self.other, DiceSampler(derive_seed(episode, index)))
+        self._policy = make_policy(
+            self.opponent, self.other, DiceSampler(derive_seed(episode, index))
+        )
         self.state = new_game(self.ruleset, self.party, self.sink)
         self._advance()
         return self._observation(), self._info()
@@ -162,7 +164,7 @@ class CrawlEnv(gym.Env[ObsDict, np.int64]):
         """The engine's actions behind the legal indices, in index order."""
         return self._legal[:MAX_ACTIONS]
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:
             return None
         seen = View(self.state, self.seat)

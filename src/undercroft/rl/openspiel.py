@@ -24,7 +24,7 @@ import pyspiel
 
 from undercroft.crawl.actions import Action, Roll, from_json, to_json
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.observe import Observation, observe
+from undercroft.crawl.observe import Observation, View, observe
 from undercroft.crawl.state import State
 from undercroft.rl.encoding import MAX_ACTIONS, Encoder
 from undercroft.rl.match import ADVENTURE, PLAYERS, new_game, party_of, returns, ruleset_of
@@ -218,7 +218,8 @@ class CrawlObserver:
 
     def set_from(self, state: CrawlState, player: int) -> None:
         if self.tensor is not None:
-            self.tensor[:] = self.encoder.encode(observe(state.engine.state, PLAYERS[player]))
+            # The lazy view: the same fields as the observation, read only as asked.
+            self.tensor[:] = self.encoder.encode(View(state.engine.state, PLAYERS[player]))
 
     def string_from(self, state: CrawlState, player: int) -> str:
         seen = observation_string(observe(state.engine.state, PLAYERS[player]))

@@ -32,7 +32,7 @@ ObsDict = dict[str, NDArray[Any]]
 AGENTS = ("heroes", "dm")
 
 
-class CrawlAEC(AECEnv[str, ObsDict, int]):
+class CrawlAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     """Both seats of a crawl adventure, turn by turn.
 
     ``observe(agent)`` gives ``{"observation": float32 vector in [0, 1],
@@ -43,7 +43,7 @@ class CrawlAEC(AECEnv[str, ObsDict, int]):
     ignored (the same agent is asked again).
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "undercroft_crawl_v0", "is_parallelizable": False}  # noqa: RUF012, E501
+    metadata = {"render_modes": ["ansi"], "name": "undercroft_crawl_v0", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
         self,
@@ -61,7 +61,7 @@ class CrawlAEC(AECEnv[str, ObsDict, int]):
         self.sink = sink
         self.encoder = Encoder(self.ruleset, len(self.party))
         self.possible_agents = list(AGENTS)
-        self.agents = []
+        self.agents: list[str] = []
         obs = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),

@@ -1,6 +1,6 @@
 """Registers the built-in policies under their names (see the package docstring).
 
-``careful`` and ``master`` take knobs in their name (``careful[gather=0]``,
+``careful``, ``master`` and ``search`` take knobs in their name (``careful[gather=0]``,
 :mod:`undercroft.agents.knobs`): :func:`factory` makes the policy a name with knobs
 stands for, and registers it under that name, so the runner, batches and campaigns use
 it like any other.
@@ -29,6 +29,7 @@ from undercroft.agents.registry import (
     PolicyFactory,
     register_policy,
 )
+from undercroft.agents.search import SearchKnobs, SearchParty, search_knobs, search_name
 from undercroft.core.dice import DiceSampler
 from undercroft.crawl.engine import Seat
 
@@ -46,15 +47,29 @@ def _tuned(careful: CarefulKnobs, master: MasterKnobs) -> PolicyFactory:
     return make
 
 
+def _search(knobs: SearchKnobs) -> PolicyFactory:
+    def make(seat: Seat, rng: DiceSampler) -> Policy:
+        if seat is Seat.HEROES:
+            return SearchParty(rng, knobs=knobs)
+        return Master(rng, knobs=MasterKnobs())
+
+    return make
+
+
 def tuned(name: str) -> str:
-    """The registered name of ``careful[...]`` or ``master[...]`` (knobs checked and
-    sorted), registering it first; a :class:`KnobError` for a bad knob."""
+    """The registered name of ``careful[...]``, ``master[...]`` or ``search[...]`` (knobs
+    checked and sorted), registering it first; a :class:`KnobError` for a bad knob."""
     base, settings = parse_policy(name)
     base = ALIASES.get(base, base)
+    if base == "search":
+        registered = search_name(settings)
+        if registered not in POLICIES:
+            register_policy(registered, _search(search_knobs(settings)))
+        return registered
     if base not in ("careful", "master"):
         if settings:
             raise KnobError(
-                f"{base} has no knobs (only careful and master do: --set policy.KNOB=V and "
+                f"{base} has no knobs (only careful, master and search do: --set policy.KNOB=V and "
                 "--set dm.KNOB=V go to them)"
             )
         return base
@@ -72,6 +87,7 @@ def register_builtins() -> None:
     register_policy("basic", _basic)
     register_policy("careful", _tuned(CarefulKnobs(), MasterKnobs()))
     register_policy("master", _tuned(CarefulKnobs(), MasterKnobs()))
+    register_policy("search", _search(SearchKnobs()))
     ALIASES["heuristic"] = "basic"
     ALIASES["dm"] = "basic"
     RESOLVERS.append(tuned)

@@ -208,8 +208,9 @@ class Encoder:
         self._scalar = sc
         self._hero_base = tuple(sc[f"hero_{i}_present"] for i in range(party))
         self._goal_base = tuple(sc[f"goal_{i}_present"] for i in range(GOAL_SLOTS))
-        self._seat_index = {Seat.HEROES: sc["seat_heroes"]}
-        self._to_act_index: dict[Seat | None, int] = {s: sc[f"to_act_{s.value}"] for s in SEATS}
+        self._to_act_index: dict[str | None, int] = {
+            s.value: sc[f"to_act_{s.value}"] for s in SEATS
+        }
         self._to_act_index[None] = sc["to_act_none"]
         self._step_index = {s: sc[f"step_{s}"] for s in STEPS}
         self._decision_index = {d: sc[f"decision_{d}"] for d in DECISIONS}
@@ -263,8 +264,9 @@ class Encoder:
         hero_plane, hero_base = self._hero_plane, self._hero_base
         hero_any = fig["hero"]
         ten, eighth = self._tenths, self._eighths
-        for i, hero in enumerate(seen.heroes[: self.layout.party]):
-            pos = hero["pos"]
+        # The heroes' numbers, not the ``heroes`` field's dicts (the same values).
+        for i, hero in enumerate(seen.hero_numbers()[: self.layout.party]):
+            pos = hero[0]
             if pos is not None:
                 at = pos[1] * w + pos[0]
                 vector[hero_any + at] = 1.0
@@ -273,20 +275,20 @@ class Encoder:
             scalars[base : base + HERO_COUNT] = (
                 1.0,
                 pos is not None,
-                hero["dead"],
-                hero["left"],
-                ten[hero["health"]],
-                ten[hero["stamina"]],
-                ten[hero["magic"]],
-                hero["exhausted"],
-                hero["surprised"],
-                hero["resting"],
-                ten[hero["moves_left"]],
-                hero["acted"],
-                hero["jumped"],
-                hero["casting"] is not None,
-                eighth[len(hero["items"])],
-                eighth[len(hero["spells"])],
+                hero[1],  # dead
+                hero[2],  # left
+                ten[hero[3]],  # health
+                ten[hero[4]],  # stamina
+                ten[hero[5]],  # magic
+                hero[6],  # exhausted
+                hero[7],  # surprised
+                hero[8],  # resting
+                ten[hero[9]],  # moves_left
+                hero[10],  # acted
+                hero[11],  # jumped
+                hero[12],  # casting
+                eighth[hero[13]],  # items
+                eighth[hero[14]],  # spells
             )
         monsters = seen.monsters
         if monsters:
@@ -310,8 +312,10 @@ class Encoder:
             vector[fig["corpse"] + at] = 1.0
             vector[fig["corpse_items"] + at] = self._quarters[len(c["items"])]
         sc = self._scalar
-        scalars[self._seat_index.get(seen.seat, sc["seat_dm"])] = 1.0
-        scalars[self._to_act_index[seen.to_act]] = 1.0
+        # ``is`` rather than a dict keyed by seat: an Enum's hash is a Python call.
+        scalars[sc["seat_heroes"] if seen.seat is Seat.HEROES else sc["seat_dm"]] = 1.0
+        to_act = seen.to_act
+        scalars[self._to_act_index[to_act.value if to_act is not None else None]] = 1.0
         scalars[sc["turn"]] = capped(seen.turn, self.max_turns)
         scalars[sc["light"]] = capped(seen.light, self.max_light)
         scalars[sc["monsters_seen"]] = ten[len(monsters)]

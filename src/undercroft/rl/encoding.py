@@ -206,8 +206,10 @@ class Encoder:
         self._size = lay.size
         sc = {name: i for i, name in enumerate(lay.scalars)}
         self._scalar = sc
-        self._hero_base = tuple(sc[f"hero_{i}_present"] for i in range(party))
-        self._goal_base = tuple(sc[f"goal_{i}_present"] for i in range(GOAL_SLOTS))
+        # The flat indices of each hero's and each goal's first scalar.
+        board_size = lay.board_size
+        self._hero_base = tuple(board_size + sc[f"hero_{i}_present"] for i in range(party))
+        self._goal_base = tuple(board_size + sc[f"goal_{i}_present"] for i in range(GOAL_SLOTS))
         self._to_act_index: dict[str | None, int] = {
             s.value: sc[f"to_act_{s.value}"] for s in SEATS
         }
@@ -258,38 +260,38 @@ class Encoder:
         """The flat observation vector of ``seen`` (values in [0, 1]), a new array."""
         codes, width = seen.board_codes()
         vector = self._base(codes, width, seen.area_codes(), seen.exits).copy()
+        # Written value by value through a memoryview (a C float store each: a NumPy
+        # item assignment costs several times as much, and there are dozens a step). A
+        # float64 stored into the float32 view rounds as NumPy's assignment rounds.
+        out = memoryview(vector)
         w = self.layout.width
         fig = self._figure
-        scalars = [0.0] * (self._size - self._board)
-        hero_plane, hero_base = self._hero_plane, self._hero_base
-        hero_any = fig["hero"]
         ten, eighth = self._tenths, self._eighths
+        hero_plane, hero_any = self._hero_plane, fig["hero"]
         # The heroes' numbers, not the ``heroes`` field's dicts (the same values).
         for i, hero in enumerate(seen.hero_numbers()[: self.layout.party]):
             pos = hero[0]
             if pos is not None:
                 at = pos[1] * w + pos[0]
-                vector[hero_any + at] = 1.0
-                vector[hero_plane[i] + at] = 1.0
-            base = hero_base[i]
-            scalars[base : base + HERO_COUNT] = (
-                1.0,
-                pos is not None,
-                hero[1],  # dead
-                hero[2],  # left
-                ten[hero[3]],  # health
-                ten[hero[4]],  # stamina
-                ten[hero[5]],  # magic
-                hero[6],  # exhausted
-                hero[7],  # surprised
-                hero[8],  # resting
-                ten[hero[9]],  # moves_left
-                hero[10],  # acted
-                hero[11],  # jumped
-                hero[12],  # casting
-                eighth[hero[13]],  # items
-                eighth[hero[14]],  # spells
-            )
+                out[hero_any + at] = 1.0
+                out[hero_plane[i] + at] = 1.0
+            b = self._hero_base[i]
+            out[b] = 1.0  # present
+            out[b + 1] = pos is not None  # on_board
+            out[b + 2] = hero[1]  # dead
+            out[b + 3] = hero[2]  # left
+            out[b + 4] = ten[hero[3]]  # health
+            out[b + 5] = ten[hero[4]]  # stamina
+            out[b + 6] = ten[hero[5]]  # magic
+            out[b + 7] = hero[6]  # exhausted
+            out[b + 8] = hero[7]  # surprised
+            out[b + 9] = hero[8]  # resting
+            out[b + 10] = ten[hero[9]]  # moves_left
+            out[b + 11] = hero[10]  # acted
+            out[b + 12] = hero[11]  # jumped
+            out[b + 13] = hero[12]  # casting
+            out[b + 14] = eighth[hero[13]]  # items
+            out[b + 15] = eighth[hero[14]]  # spells
         monsters = seen.monsters
         if monsters:
             kind = self._kind
@@ -298,40 +300,42 @@ class Encoder:
             for m in monsters:
                 x, y = m["pos"]
                 at = y * w + x
-                vector[one + at] = 1.0
-                vector[health + at] = ten[m["health"]]
-                vector[stamina + at] = ten[m["stamina"]]
-                vector[surprised + at] = m["surprised"]
-                vector[kinds + at] = kind.get(m["kind"], 0.0)
+                out[one + at] = 1.0
+                out[health + at] = ten[m["health"]]
+                out[stamina + at] = ten[m["stamina"]]
+                out[surprised + at] = m["surprised"]
+                out[kinds + at] = kind.get(m["kind"], 0.0)
         for t in seen.traps:
             x, y = t["at"]
-            vector[fig["trap_armed" if t["armed"] else "trap_spent"] + y * w + x] = 1.0
+            out[fig["trap_armed" if t["armed"] else "trap_spent"] + y * w + x] = 1.0
         for c in seen.corpses:
             x, y = c["at"]
             at = y * w + x
-            vector[fig["corpse"] + at] = 1.0
-            vector[fig["corpse_items"] + at] = self._quarters[len(c["items"])]
+            out[fig["corpse"] + at] = 1.0
+            out[fig["corpse_items"] + at] = self._quarters[len(c["items"])]
         sc = self._scalar
+        board = self._board
         # ``is`` rather than a dict keyed by seat: an Enum's hash is a Python call.
-        scalars[sc["seat_heroes"] if seen.seat is Seat.HEROES else sc["seat_dm"]] = 1.0
+        out[board + (sc["seat_heroes"] if seen.seat is Seat.HEROES else sc["seat_dm"])] = 1.0
         to_act = seen.to_act
-        scalars[self._to_act_index[to_act.value if to_act is not None else None]] = 1.0
-        scalars[sc["turn"]] = capped(seen.turn, self.max_turns)
-        scalars[sc["light"]] = capped(seen.light, self.max_light)
-        scalars[sc["monsters_seen"]] = ten[len(monsters)]
-        scalars[sc["legal_actions"]] = capped(len(seen.legal), MAX_ACTIONS)
-        scalars[self._step_index.get(seen.step, sc["step_other"])] = 1.0
+        out[board + self._to_act_index[to_act.value if to_act is not None else None]] = 1.0
+        out[board + sc["turn"]] = capped(seen.turn, self.max_turns)
+        out[board + sc["light"]] = capped(seen.light, self.max_light)
+        out[board + sc["monsters_seen"]] = ten[len(monsters)]
+        out[board + sc["legal_actions"]] = capped(len(seen.legal), MAX_ACTIONS)
+        out[board + self._step_index.get(seen.step, sc["step_other"])] = 1.0
         decision = seen.decision
         found = None if decision is None else self._decision_index.get(decision)
-        scalars[sc["decision_none"] if found is None else found] = 1.0
+        out[board + (sc["decision_none"] if found is None else found)] = 1.0
         if seen.outcome is not None:
-            scalars[self._outcome_index[seen.outcome]] = 1.0
+            out[board + self._outcome_index[seen.outcome]] = 1.0
         # The goals' typed form: the same ``met`` and ``in_hand`` as the ``goals`` field,
         # without its dicts.
         for i, goal in enumerate(seen.goals_seen()[:GOAL_SLOTS]):
-            base = self._goal_base[i]
-            scalars[base : base + 3] = (1.0, goal.met, goal.in_hand)
-        vector[self._board :] = scalars
+            b = self._goal_base[i]
+            out[b] = 1.0
+            out[b + 1] = goal.met
+            out[b + 2] = goal.in_hand
         return vector
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -263,7 +263,8 @@ class Encoder:
         # Written value by value through a memoryview (a C float store each: a NumPy
         # item assignment costs several times as much, and there are dozens a step). A
         # float64 stored into the float32 view rounds as NumPy's assignment rounds.
-        out = memoryview(vector)
+        # (Typed Any: typeshed's memoryview takes only ints, a "f" view takes floats.)
+        out: Any = vector.data
         w = self.layout.width
         fig = self._figure
         ten, eighth = self._tenths, self._eighths

@@ -73,4 +73,8 @@ def test_an_encoded_vector_is_the_callers_own() -> None:
     kept = first.copy()
     first[:] = 0.5  # a caller writing into its vector changes no later one
     assert encoder.encode(View(state, Seat.HEROES)).tobytes() == kept.tobytes()
+    # Written into a caller's buffer (OpenSpiel's observer tensor): the same values.
+    buffer = np.full(encoder.size, 0.5, np.float32)
+    assert encoder.encode(View(state, Seat.HEROES), buffer) is buffer
+    assert buffer.tobytes() == kept.tobytes()
     assert 1 <= len(encoder._bases) <= BASES_KEPT

@@ -256,10 +256,18 @@ class Encoder:
         self._bases[key] = vector
         return vector
 
-    def encode(self, seen: Observation | View) -> NDArray[np.float32]:
-        """The flat observation vector of ``seen`` (values in [0, 1]), a new array."""
+    def encode(
+        self, seen: Observation | View, into: NDArray[np.float32] | None = None
+    ) -> NDArray[np.float32]:
+        """The flat observation vector of ``seen`` (values in [0, 1]): a new array, or
+        ``into`` (a float32 vector of :attr:`size`) written over."""
         codes, width = seen.board_codes()
-        vector = self._base(codes, width, seen.area_codes(), seen.exits).copy()
+        base = self._base(codes, width, seen.area_codes(), seen.exits)
+        if into is None:
+            vector = base.copy()
+        else:
+            vector = into
+            vector[:] = base
         # Written value by value through a memoryview (a C float store each: a NumPy
         # item assignment costs several times as much, and there are dozens a step). A
         # float64 stored into the float32 view rounds as NumPy's assignment rounds.

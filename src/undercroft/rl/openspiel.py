@@ -274,7 +274,7 @@ class CrawlObserver:
     def set_from(self, state: CrawlState, player: int) -> None:
         if self.tensor is not None:
             # The lazy view: the same fields as the observation, read only as asked.
-            self.tensor[:] = self.encoder.encode(View(state.engine.state, PLAYERS[player]))
+            self.encoder.encode(View(state.engine.state, PLAYERS[player]), self.tensor)
 
     def string_from(self, state: CrawlState, player: int) -> str:
         seen = observation_string(observe(state.engine.state, PLAYERS[player]))

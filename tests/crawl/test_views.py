@@ -64,6 +64,7 @@ def same_answers(view: View, obs: Observation) -> None:
     ]
     assert view.area_codes() == obs.area_codes()
     assert view.heroes_seen() == obs.heroes_seen()
+    assert view.hero_numbers() == obs.hero_numbers()
     assert view.monsters_seen() == obs.monsters_seen()
     assert view.trap_squares() == obs.trap_squares()
     assert view.corpse_squares() == obs.corpse_squares()

@@ -4,6 +4,9 @@ exact chance probabilities, and the same game as the native engine (docs/rl.md).
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
 import pickle
 from fractions import Fraction
 
@@ -15,7 +18,8 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.observation import make_observation  # noqa: E402
 from rl_kit import ADVENTURES, native_log, new_log  # noqa: E402
 
-from undercroft.crawl.actions import Action  # noqa: E402
+from undercroft.crawl.actions import Action, to_json  # noqa: E402
+from undercroft.crawl.observe import observe  # noqa: E402
 from undercroft.rl.match import new_game, party_of, ruleset_of  # noqa: E402
 from undercroft.rl.openspiel import GAME_NAME, CrawlState, Engine  # noqa: E402
 
@@ -118,3 +122,53 @@ def test_random_players_play_the_game_the_engine_plays(adventure: str) -> None:
     log.close(state.game_state.summary())
     assert log.text() == native_log(adventure, seed, turns, fed).text()
     assert len(fed) > 40
+
+
+def chain_of(steps: list[tuple[object, ...]]) -> list[str]:
+    """Each player's recall chain worked out step by step, as the adapter first did at
+    every decision: its observation's JSON without the legal actions, and its choice."""
+    chain = ["", ""]
+    for player, seen, chosen in steps:
+        assert isinstance(player, int) and isinstance(seen, dict)
+        del seen["legal"]
+        seen["chosen"] = chosen
+        text = chain[player] + json.dumps(seen, sort_keys=True, separators=(",", ":"))
+        chain[player] = hashlib.sha256(text.encode()).hexdigest()
+    return chain
+
+
+@pytest.mark.parametrize("adventure", ADVENTURES)
+def test_the_information_state_worked_out_late_is_the_one_kept_up(adventure: str) -> None:
+    game = load(adventure, 8)
+    late: CrawlState = game.new_initial_state()  # type: ignore[attr-defined]
+    kept: CrawlState = game.new_initial_state()  # type: ignore[attr-defined]
+    kept.information_state_string(0)  # from here on it keeps its chain up, move by move
+    rng = np.random.default_rng(7)
+    steps: list[tuple[object, ...]] = []
+    copies: list[tuple[CrawlState, list[str]]] = []
+    while not late.is_terminal():
+        if late.is_chance_node():
+            actions, probs = zip(*late.chance_outcomes(), strict=True)
+            action = int(rng.choice(actions, p=probs))
+        else:
+            player = late.current_player()
+            seat = late.game_state.current_player()
+            assert seat is not None
+            action = int(rng.choice(late.legal_actions()))
+            chosen = to_json(late.engine_action(action))
+            steps.append((player, observe(late.game_state, seat).to_json(), chosen))
+        late.apply_action(action)
+        kept.apply_action(action)
+        if len(steps) % 25 == 0 and not late.is_chance_node():
+            # Copies taken now and read later: each has the chain of its own game.
+            want = chain_of(list(map(copy.deepcopy, steps)))
+            copies += [(kept.clone(), want), (pickle.loads(pickle.dumps(late)), want)]
+            for p in (0, 1):
+                assert kept.information_state_string(p).split("\n")[0] == want[p]
+    want = chain_of(steps)
+    for p in (0, 1):
+        assert late.information_state_string(p) == kept.information_state_string(p)
+        assert late.information_state_string(p) == f"{want[p]}\n{late.observation_string(p)}"
+    assert len(copies) >= 2
+    for state, chain in copies:
+        assert [state.information_state_string(p).split("\n")[0] for p in (0, 1)] == chain

@@ -51,6 +51,13 @@ SHOWN: Final = bytes(0 if c == ord(UNKNOWN) else 255 for c in range(256))
 AREA_KEY: Final = 0x41
 """The code point that marks the first revealed area in ``Observation.area_map``."""
 A = TypeVar("A", bound=Action)
+HeroNumbers = tuple[
+    Pos | None, bool, bool, int, int, int, bool, bool, bool, int, bool, bool, bool, int, int
+]
+"""A hero as :meth:`View.hero_numbers` gives it: the ``heroes`` field's values in this
+order, ``pos`` (``None`` off the board), ``dead``, ``left``, ``health``, ``stamina``,
+``magic``, ``exhausted``, ``surprised``, ``resting``, ``moves_left``, ``acted``,
+``jumped``, whether ``casting`` is set, and the numbers of ``items`` and ``spells``."""
 
 
 class StaleViewError(Exception):
@@ -155,6 +162,7 @@ class Seen(Protocol):
     def board_size(self) -> int: ...
     def area_codes(self) -> bytes: ...
     def heroes_seen(self) -> tuple[HeroSeen, ...]: ...
+    def hero_numbers(self) -> tuple[HeroNumbers, ...]: ...
     def goals_seen(self) -> tuple[GoalSeen, ...]: ...
     def item_decks(self, hero: str) -> dict[str, str]: ...
     def monsters_seen(self) -> tuple[MonsterSeen, ...]: ...
@@ -280,6 +288,28 @@ class Observation:
                 h["health"],
                 h["moves_left"],
                 h["dead"],
+            )
+            for h in self.heroes
+        )
+
+    def hero_numbers(self) -> tuple[HeroNumbers, ...]:
+        return tuple(
+            (
+                None if h["pos"] is None else Pos(*h["pos"]),
+                h["dead"],
+                h["left"],
+                h["health"],
+                h["stamina"],
+                h["magic"],
+                h["exhausted"],
+                h["surprised"],
+                h["resting"],
+                h["moves_left"],
+                h["acted"],
+                h["jumped"],
+                h["casting"] is not None,
+                len(h["items"]),
+                len(h["spells"]),
             )
             for h in self.heroes
         )
@@ -597,6 +627,32 @@ class View:
         state = self._game()
         moving = self.decision == "movement"
         return tuple(_hero_seen(state, h, moving) for h in state.heroes.values())
+
+    def hero_numbers(self) -> tuple[HeroNumbers, ...]:
+        """The numbers and flags of the ``heroes`` field without its dicts, lists and
+        items (:data:`HeroNumbers`; what the RL encoding reads at every step)."""
+        state = self._game()
+        moving = self.decision == "movement"
+        return tuple(
+            (
+                h.pos if h.pos is not None and not h.dead and not h.left else None,
+                h.dead,
+                h.left,
+                h.health,
+                h.stamina,
+                h.magic,
+                h.exhausted,
+                h.surprised,
+                h.resting,
+                remaining(state, h) if moving and can_act(state, h) else 0,
+                h.acted,
+                h.jumped,
+                h.casting is not None,
+                len(h.items),
+                len(h.spells),
+            )
+            for h in state.heroes.values()
+        )
 
     def item_decks(self, hero: str) -> dict[str, str]:
         """The deck of each item ``hero`` carries (it shows on the card's back)."""

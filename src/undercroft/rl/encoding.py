@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -91,10 +91,27 @@ GOAL_SLOTS: Final = 4
 GOAL_FIELDS: Final = ("present", "met", "in_hand")
 SCALE: Final = 10.0
 """Health, Stamina, Magic and moves are divided by this and capped at 1."""
+HERO_COUNT: Final = len(HERO_FIELDS)
+BASES_KEPT: Final = 64
+"""How many boards' square planes an :class:`Encoder` keeps (a game's board changes a
+few dozen times: a door opened, a room revealed, a hero moved in sight of new squares)."""
 
 
-def _capped(value: float, scale: float = SCALE) -> float:
+def capped(value: float, scale: float = SCALE) -> float:
     return min(1.0, max(0.0, value / scale))
+
+
+class Scaled(dict[float, float]):
+    """``scaled[v]`` is ``capped(v, scale)``, each value worked out once (a dict look-up
+    where a call would cost more: encode scales some thirty numbers a step)."""
+
+    def __init__(self, scale: float) -> None:
+        super().__init__()
+        self.scale = scale
+
+    def __missing__(self, value: float) -> float:
+        found = self[value] = capped(value, self.scale)
+        return found
 
 
 @dataclass(frozen=True)
@@ -163,7 +180,15 @@ CHAR_TABLE: Final = _char_table()
 
 
 class Encoder:
-    """Encodes one seat's view of games of one ruleset and party size."""
+    """Encodes one seat's view of games of one ruleset and party size.
+
+    The vector is built as fast as the step it follows (the adapters encode at every
+    step): the planes the board's squares, exits and revealed areas make are worked out
+    once per board a seat sees and kept (:data:`BASES_KEPT` of them), then copied and
+    the figures and scalars written over the copy at their flat indices. It gives the
+    same vector, byte for byte, as working every plane out afresh (the straightforward
+    encoding of tests/rl/reference_encoding.py, compared in tests/rl/test_rl_encoding.py).
+    """
 
     def __init__(self, ruleset: Ruleset, party: int) -> None:
         board = ruleset.adventure.board
@@ -172,89 +197,155 @@ class Encoder:
         light = ruleset.adventure.light
         self.max_light = max(1, light if light is not None else ruleset.options.light)
         self.goals = tuple(g.id for g in ruleset.adventure.goals)[:GOAL_SLOTS]
-        self._channel = {name: i for i, name in enumerate(self.layout.channels)}
-        self._scalar = {name: i for i, name in enumerate(self.layout.scalars)}
-        self._kind = {k: (i + 1) / len(self.layout.kinds) for i, k in enumerate(self.layout.kinds)}
-        # The layout's sizes, worked out once (encode runs at every step).
-        self._planes = (len(self.layout.channels), board.height, board.width)
-        self._scalars = len(self.layout.scalars)
-        self._size = self.layout.size
+        lay = self.layout
+        self._channel = {name: i for i, name in enumerate(lay.channels)}
+        self._kind = {k: (i + 1) / len(lay.kinds) for i, k in enumerate(lay.kinds)}
+        # The layout's sizes and offsets, worked out once (encode runs at every step).
+        self._area = board.height * board.width
+        self._board = lay.board_size
+        self._size = lay.size
+        sc = {name: i for i, name in enumerate(lay.scalars)}
+        self._scalar = sc
+        # The flat indices of each hero's and each goal's first scalar.
+        board_size = lay.board_size
+        self._hero_base = tuple(board_size + sc[f"hero_{i}_present"] for i in range(party))
+        self._goal_base = tuple(board_size + sc[f"goal_{i}_present"] for i in range(GOAL_SLOTS))
+        self._to_act_index: dict[str | None, int] = {
+            s.value: sc[f"to_act_{s.value}"] for s in SEATS
+        }
+        self._to_act_index[None] = sc["to_act_none"]
+        self._step_index = {s: sc[f"step_{s}"] for s in STEPS}
+        self._decision_index = {d: sc[f"decision_{d}"] for d in DECISIONS}
+        self._outcome_index = {o: sc[f"outcome_{o}"] for o in OUTCOMES}
+        # The flat offset of each figure channel's plane.
+        plane = self._area
+        self._hero_plane = tuple(self._channel[f"hero_{i}"] * plane for i in range(party))
+        self._figure = {name: self._channel[name] * plane for name in FIGURE_CHANNELS}
+        self._bases: dict[tuple[bytes, bytes, tuple[tuple[int, int], ...]], NDArray[np.float32]]
+        self._bases = {}
+        self._tenths, self._eighths, self._quarters = Scaled(SCALE), Scaled(8.0), Scaled(4.0)
 
     @property
     def size(self) -> int:
         return self._size
 
-    def encode(self, seen: Observation | View) -> NDArray[np.float32]:
-        """The flat observation vector of ``seen`` (values in [0, 1])."""
+    def _base(
+        self, codes: bytes, width: int, areas: bytes, exits: tuple[tuple[int, int], ...]
+    ) -> NDArray[np.float32]:
+        """The vector with the square channels, exits and revealed areas of a board set
+        and every other value 0 (kept per board: the board changes far less often than
+        the figures)."""
+        key = (codes, areas, exits)
+        found = self._bases.get(key)
+        if found is not None:
+            return found
         lay = self.layout
         h, w = lay.height, lay.width
-        planes = np.zeros(self._planes, np.float32)
-        codes, width = seen.board_codes()
+        vector = np.zeros(self._size, np.float32)
+        planes = vector[: self._board].reshape(len(lay.channels), h, w)
         chars = np.frombuffer(codes, np.uint8).reshape(h, width)
         planes[: len(SQUARE_CHANNELS)] = CHAR_TABLE[chars].transpose(2, 0, 1)
         ch = self._channel
-        for x, y in seen.exits:
+        for x, y in exits:
             planes[ch["exit"], y, x] = 1.0
-        areas = np.frombuffer(seen.area_codes(), np.uint8).reshape(h, w)
-        planes[ch["revealed_area"]] = areas != 255
-        scalars = np.zeros(self._scalars, np.float32)
-        sc = self._scalar
-        for i, hero in enumerate(seen.heroes[: lay.party]):
-            pos = hero["pos"]
+        ranks = np.frombuffer(areas, np.uint8).reshape(h, w)
+        planes[ch["revealed_area"]] = ranks != 255
+        vector.flags.writeable = False  # shared: encode copies it
+        if len(self._bases) >= BASES_KEPT:
+            self._bases.clear()
+        self._bases[key] = vector
+        return vector
+
+    def encode(
+        self, seen: Observation | View, into: NDArray[np.float32] | None = None
+    ) -> NDArray[np.float32]:
+        """The flat observation vector of ``seen`` (values in [0, 1]): a new array, or
+        ``into`` (a float32 vector of :attr:`size`) written over."""
+        codes, width = seen.board_codes()
+        base = self._base(codes, width, seen.area_codes(), seen.exits)
+        if into is None:
+            vector = base.copy()
+        else:
+            vector = into
+            vector[:] = base
+        # Written value by value through a memoryview (a C float store each: a NumPy
+        # item assignment costs several times as much, and there are dozens a step). A
+        # float64 stored into the float32 view rounds as NumPy's assignment rounds.
+        # (Typed Any: typeshed's memoryview takes only ints, a "f" view takes floats.)
+        out: Any = vector.data
+        w = self.layout.width
+        fig = self._figure
+        ten, eighth = self._tenths, self._eighths
+        hero_plane, hero_any = self._hero_plane, fig["hero"]
+        # The heroes' numbers, not the ``heroes`` field's dicts (the same values).
+        for i, hero in enumerate(seen.hero_numbers()[: self.layout.party]):
+            pos = hero[0]
             if pos is not None:
-                planes[ch["hero"], pos[1], pos[0]] = 1.0
-                planes[ch[f"hero_{i}"], pos[1], pos[0]] = 1.0
-            base = sc[f"hero_{i}_present"]
-            scalars[base : base + len(HERO_FIELDS)] = (
-                1.0,
-                pos is not None,
-                hero["dead"],
-                hero["left"],
-                _capped(hero["health"]),
-                _capped(hero["stamina"]),
-                _capped(hero["magic"]),
-                hero["exhausted"],
-                hero["surprised"],
-                hero["resting"],
-                _capped(hero["moves_left"]),
-                hero["acted"],
-                hero["jumped"],
-                hero["casting"] is not None,
-                _capped(len(hero["items"]), 8.0),
-                _capped(len(hero["spells"]), 8.0),
-            )
+                at = pos[1] * w + pos[0]
+                out[hero_any + at] = 1.0
+                out[hero_plane[i] + at] = 1.0
+            b = self._hero_base[i]
+            out[b] = 1.0  # present
+            out[b + 1] = pos is not None  # on_board
+            out[b + 2] = hero[1]  # dead
+            out[b + 3] = hero[2]  # left
+            out[b + 4] = ten[hero[3]]  # health
+            out[b + 5] = ten[hero[4]]  # stamina
+            out[b + 6] = ten[hero[5]]  # magic
+            out[b + 7] = hero[6]  # exhausted
+            out[b + 8] = hero[7]  # surprised
+            out[b + 9] = hero[8]  # resting
+            out[b + 10] = ten[hero[9]]  # moves_left
+            out[b + 11] = hero[10]  # acted
+            out[b + 12] = hero[11]  # jumped
+            out[b + 13] = hero[12]  # casting
+            out[b + 14] = eighth[hero[13]]  # items
+            out[b + 15] = eighth[hero[14]]  # spells
         monsters = seen.monsters
-        for m in monsters:
-            x, y = m["pos"]
-            planes[ch["monster"], y, x] = 1.0
-            planes[ch["monster_health"], y, x] = _capped(m["health"])
-            planes[ch["monster_stamina"], y, x] = _capped(m["stamina"])
-            planes[ch["monster_surprised"], y, x] = m["surprised"]
-            planes[ch["monster_kind"], y, x] = self._kind.get(m["kind"], 0.0)
+        if monsters:
+            kind = self._kind
+            one, health, stamina = fig["monster"], fig["monster_health"], fig["monster_stamina"]
+            surprised, kinds = fig["monster_surprised"], fig["monster_kind"]
+            for m in monsters:
+                x, y = m["pos"]
+                at = y * w + x
+                out[one + at] = 1.0
+                out[health + at] = ten[m["health"]]
+                out[stamina + at] = ten[m["stamina"]]
+                out[surprised + at] = m["surprised"]
+                out[kinds + at] = kind.get(m["kind"], 0.0)
         for t in seen.traps:
             x, y = t["at"]
-            planes[ch["trap_armed" if t["armed"] else "trap_spent"], y, x] = 1.0
+            out[fig["trap_armed" if t["armed"] else "trap_spent"] + y * w + x] = 1.0
         for c in seen.corpses:
             x, y = c["at"]
-            planes[ch["corpse"], y, x] = 1.0
-            planes[ch["corpse_items"], y, x] = _capped(len(c["items"]), 4.0)
-        scalars[sc["seat_heroes" if seen.seat is Seat.HEROES else "seat_dm"]] = 1.0
+            at = y * w + x
+            out[fig["corpse"] + at] = 1.0
+            out[fig["corpse_items"] + at] = self._quarters[len(c["items"])]
+        sc = self._scalar
+        board = self._board
+        # ``is`` rather than a dict keyed by seat: an Enum's hash is a Python call.
+        out[board + (sc["seat_heroes"] if seen.seat is Seat.HEROES else sc["seat_dm"])] = 1.0
         to_act = seen.to_act
-        scalars[sc["to_act_none" if to_act is None else f"to_act_{to_act.value}"]] = 1.0
-        scalars[sc["turn"]] = _capped(seen.turn, self.max_turns)
-        scalars[sc["light"]] = _capped(seen.light, self.max_light)
-        scalars[sc["monsters_seen"]] = _capped(len(monsters))
-        scalars[sc["legal_actions"]] = _capped(len(seen.legal), MAX_ACTIONS)
-        step = f"step_{seen.step}"
-        scalars[sc[step] if step in sc else sc["step_other"]] = 1.0
-        decision = f"decision_{seen.decision}"
-        scalars[sc[decision] if decision in sc else sc["decision_none"]] = 1.0
+        out[board + self._to_act_index[to_act.value if to_act is not None else None]] = 1.0
+        out[board + sc["turn"]] = capped(seen.turn, self.max_turns)
+        out[board + sc["light"]] = capped(seen.light, self.max_light)
+        out[board + sc["monsters_seen"]] = ten[len(monsters)]
+        out[board + sc["legal_actions"]] = capped(len(seen.legal), MAX_ACTIONS)
+        out[board + self._step_index.get(seen.step, sc["step_other"])] = 1.0
+        decision = seen.decision
+        found = None if decision is None else self._decision_index.get(decision)
+        out[board + (sc["decision_none"] if found is None else found)] = 1.0
         if seen.outcome is not None:
-            scalars[sc[f"outcome_{seen.outcome}"]] = 1.0
-        for i, goal in enumerate(seen.goals[:GOAL_SLOTS]):
-            base = sc[f"goal_{i}_present"]
-            scalars[base : base + 3] = (1.0, goal["met"], goal["in_hand"])
-        return np.concatenate((planes.reshape(-1), scalars))
+            out[board + self._outcome_index[seen.outcome]] = 1.0
+        # The goals' typed form: the same ``met`` and ``in_hand`` as the ``goals`` field,
+        # without its dicts.
+        for i, goal in enumerate(seen.goals_seen()[:GOAL_SLOTS]):
+            b = self._goal_base[i]
+            out[b] = 1.0
+            out[b + 1] = goal.met
+            out[b + 2] = goal.in_hand
+        return vector
 
 
 def action_mask(legal: Sequence[Action]) -> NDArray[np.int8]:

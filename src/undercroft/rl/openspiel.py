@@ -66,30 +66,92 @@ def _encoder(adventure: str, max_turns: int, party: tuple[str, ...]) -> Encoder:
 
 
 def _engine_from_save(
-    adventure: str, max_turns: int, save: str, history: list[dict[str, Any]]
+    adventure: str,
+    max_turns: int,
+    save: str,
+    history: list[dict[str, Any]],
+    recall: tuple[list[str], int, bool] = (["", ""], 0, False),
 ) -> Engine:
     state = State.from_json(ruleset_of(adventure, max_turns), json.loads(save))
     state.history = [from_json(a) for a in history]
-    return Engine(state, adventure, max_turns)
+    engine = Engine(state, adventure, max_turns)
+    engine.chain, engine.upto, engine.eager = list(recall[0]), recall[1], recall[2]
+    return engine
+
+
+def _link(chain: list[str], state: State, seat: Seat, chosen: Action) -> None:
+    """Add ``seat``'s observation now (without its legal actions) and its choice
+    ``chosen`` to the seat's SHA-256 chain in ``chain``."""
+    p = PLAYERS.index(seat)
+    seen = observe(state, seat).to_json()
+    del seen["legal"]
+    seen["chosen"] = to_json(chosen)
+    text = chain[p] + json.dumps(seen, sort_keys=True, separators=(",", ":"))
+    chain[p] = hashlib.sha256(text.encode()).hexdigest()
 
 
 class Engine:
     """The engine's game inside an OpenSpiel state: copied (OpenSpiel's ``Clone``
     deep-copies a Python state's fields) with :meth:`State.clone` and pickled
-    (OpenSpiel's ``Serialize``) as its JSON save."""
+    (OpenSpiel's ``Serialize``) as its JSON save.
+
+    It also keeps each player's recall chain (the information state): a SHA-256 chain of
+    the player's observation, without its legal actions, and its choice at each of its
+    decisions. The chain is worked out only once it is asked for: the first
+    :meth:`recall` replays the game's history from its start (the game
+    :func:`~undercroft.rl.match.new_game` sets up with the same party) to build it, and
+    from then on (``eager``, kept by copies) each decision adds its link as it is
+    played. A game whose information states nobody reads (learning from observation
+    tensors, random simulation) pays nothing for them; the chain is the same either
+    way.
+    """
 
     def __init__(self, state: State, adventure: str, max_turns: int) -> None:
         self.state = state
         self.adventure = adventure
         self.max_turns = max_turns
+        self.chain = ["", ""]
+        """Per player, the chain over its decisions among the first ``upto`` actions."""
+        self.upto = 0
+        self.eager = False
+        """Whether each decision adds its link as it is played."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Engine:
-        return Engine(self.state.clone(), self.adventure, self.max_turns)
+        copy = Engine(self.state.clone(), self.adventure, self.max_turns)
+        copy.chain, copy.upto, copy.eager = list(self.chain), self.upto, self.eager
+        return copy
 
     def __reduce__(self) -> tuple[Any, ...]:
         save = json.dumps(self.state.to_json(), sort_keys=True)
         history = [to_json(a) for a in self.state.history]
-        return (_engine_from_save, (self.adventure, self.max_turns, save, history))
+        recall = (list(self.chain), self.upto, self.eager)
+        return (_engine_from_save, (self.adventure, self.max_turns, save, history, recall))
+
+    def apply(self, chosen: Action) -> None:
+        """Apply ``chosen``, adding its link to the chain when the chain is kept up."""
+        state = self.state
+        if self.eager and self.upto == len(state.history):
+            seat = state.current_player()
+            if seat is not None and seat is not Seat.CHANCE:
+                _link(self.chain, state, seat, chosen)
+            self.upto += 1
+        state.apply(chosen)
+
+    def recall(self) -> list[str]:
+        """Each player's chain now (built by replaying the history the first time)."""
+        history = self.state.history
+        if self.upto != len(history):
+            party = tuple(h.profile for h in self.state.roster)
+            replay = new_game(ruleset_of(self.adventure, self.max_turns), party)
+            chain = ["", ""]
+            for action in history:
+                seat = replay.current_player()
+                if seat is not None and seat is not Seat.CHANCE:
+                    _link(chain, replay, seat, action)
+                replay.apply(action)
+            self.chain, self.upto = chain, len(history)
+        self.eager = True
+        return self.chain
 
 
 def observation_string(seen: Observation) -> str:
@@ -140,9 +202,12 @@ class CrawlState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.key = (game.adventure, game.max_turns, game.party)
         self.engine = Engine(new_game(game.ruleset, game.party), game.adventure, game.max_turns)
-        self.recall = ["", ""]
+
+    @property
+    def recall(self) -> list[str]:
         """Per player, a SHA-256 chain of the player's observation (without its legal
-        actions) and its action at each of its decisions so far."""
+        actions) and its action at each of its decisions so far (:class:`Engine`)."""
+        return self.engine.recall()
 
     @property
     def game_state(self) -> State:
@@ -172,17 +237,7 @@ class CrawlState(pyspiel.State):  # type: ignore[misc]
         return self.engine.state.legal_actions()[action]
 
     def _apply_action(self, action: int) -> None:
-        state = self.engine.state
-        seat = state.current_player()
-        chosen = state.legal_actions()[action]
-        if seat is not None and seat is not Seat.CHANCE:
-            p = PLAYERS.index(seat)
-            seen = observe(state, seat).to_json()
-            del seen["legal"]
-            seen["chosen"] = to_json(chosen)
-            text = self.recall[p] + json.dumps(seen, sort_keys=True, separators=(",", ":"))
-            self.recall[p] = hashlib.sha256(text.encode()).hexdigest()
-        state.apply(chosen)
+        self.engine.apply(self.engine.state.legal_actions()[action])
 
     def _action_to_string(self, player: int, action: int) -> str:
         legal = self.engine.state.legal_actions()
@@ -219,7 +274,7 @@ class CrawlObserver:
     def set_from(self, state: CrawlState, player: int) -> None:
         if self.tensor is not None:
             # The lazy view: the same fields as the observation, read only as asked.
-            self.tensor[:] = self.encoder.encode(View(state.engine.state, PLAYERS[player]))
+            self.encoder.encode(View(state.engine.state, PLAYERS[player]), self.tensor)
 
     def string_from(self, state: CrawlState, player: int) -> str:
         seen = observation_string(observe(state.engine.state, PLAYERS[player]))

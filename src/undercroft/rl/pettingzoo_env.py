@@ -30,6 +30,8 @@ from undercroft.rl.match import ADVENTURE, new_game, party_of, returns, roll_cha
 
 ObsDict = dict[str, NDArray[Any]]
 AGENTS = ("heroes", "dm")
+SEATS = {a: Seat(a) for a in AGENTS}
+"""Each agent's seat (a dict look-up: ``Seat(agent)`` is an Enum call each time)."""
 
 
 class CrawlAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
@@ -120,7 +122,7 @@ class CrawlAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def observe(self, agent: str) -> ObsDict:
         state = self.state
         assert state is not None
-        seen = View(state, Seat(agent))
+        seen = View(state, SEATS[agent])
         mine = agent == self.agent_selection and not state.is_terminal()
         return {
             "observation": self.encoder.encode(seen),

@@ -21,9 +21,12 @@ from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl.actions import (
     DONE,
     Cast,
+    Drag,
     EndMovement,
     Explore,
     FightStamina,
+    Jump,
+    Memorize,
     Move,
     OpenDoor,
     Roll,
@@ -31,6 +34,7 @@ from undercroft.crawl.actions import (
     UseItem,
 )
 from undercroft.crawl.content import default_pack
+from undercroft.crawl.death import kill_hero
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
 from undercroft.crawl.ruleset import Goal, Ruleset, Trait
@@ -528,3 +532,125 @@ def test_careful_shuttles_under_one_game_in_ten() -> None:
         assert result.log is not None
         found += quality.shuttles(result.log.entries, where.starts)
     assert found < 2
+
+
+# A hall with a shelf (T) across a passage one square wide: Ana's way east to the far
+# room goes round by the north row, or over the shelf.
+SHELF = board(
+    """
+    ###########
+    #.........#
+    #.#######.#
+    #aT.......#
+    ###########
+    """,
+    """
+    ###########
+    #HHHHHHHHH#
+    #H#######H#
+    #HHRRRRRRR#
+    ###########
+    """,
+    {"H": AreaInfo("Hall"), "R": AreaInfo("Far Room")},
+)
+
+
+@pytest.mark.rule("C-JUMP-01")
+def test_a_hero_jumps_an_obstacle_when_the_way_round_is_long() -> None:
+    visit = Goal("far", "Reach the far room.", "visit", "Far Room")
+    rules = ruleset(SHELF, starts=("a",), goals=[visit])
+    state, _ = start(rules, ["ana"])
+    skip_to(state, "movement")
+    policy = careful()
+    action = policy.act(observe(state, Seat.HEROES))
+    # Round by the north row is 12 squares to the room's nearest square (9,3), over the
+    # shelf 2 + 6: a jump (1 in 2 to land) is worth 0.5 x 4 - 0.5 x 4 = 0 for a walk of
+    # 4 this turn... so not with Ana's Movement of 4: the walk goes on.
+    assert isinstance(action, Move)
+    # An Agile hero lands 2 in 3: worth 2/3 x 4 - 1/3 x 4 > 0: she jumps.
+    agile = party(rules, ana=hero("ana", traits=[Trait.AGILE]))
+    state, _ = start(agile, ["ana"])
+    skip_to(state, "movement")
+    policy = careful()
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Jump) and action.over == Pos(2, 3)
+    assert "short cut" in policy.reason
+    # With the knob at 0 she walks round, as ``basic``.
+    assert isinstance(careful(jump=0).act(observe(state, Seat.HEROES)), Move)
+
+
+def scroll_party(*scrolls: str) -> tuple[State, CarefulParty]:
+    """Dell (Learned, knows Bolt) and Mira (Magic 3, no spell) holding ``scrolls``,
+    identified, at the Explore actions."""
+    rules = party(
+        ruleset(HALL, starts=("a", "b")),
+        mira=hero("mira", magic=3, items=list(scrolls)),
+    )
+    state, _ = start(rules, ["dell", "mira"])
+    for item in state.heroes["hero:mira"].items:
+        state.items[item].identified = True
+    skip_to(state, "explore_actions")
+    return state, careful()
+
+
+@pytest.mark.rule("C-SPELL-02")
+def test_a_scroll_is_memorized_only_when_nobody_knows_its_spell() -> None:
+    state, policy = scroll_party("bolt-scroll", "mend-scroll")
+    action = policy.act(observe(state, Seat.HEROES))
+    # Mend is new to the party: Mira learns it. Bolt, which Dell knows, is kept.
+    assert isinstance(action, Memorize) and action.hero == "hero:mira"
+    assert state.items[action.item].card == "mend-scroll" and not action.forget
+    # Holding only the scroll of Bolt, nothing is memorized: the scroll is kept.
+    state, policy = scroll_party("bolt-scroll")
+    action = policy.act(observe(state, Seat.HEROES))
+    assert action == DONE
+    assert "scrolls kept" in policy.reason
+    # With the knob at 0 every scroll is memorized, as ``basic``.
+    state, _ = scroll_party("bolt-scroll")
+    action = careful(scrolls=0).act(observe(state, Seat.HEROES))
+    assert isinstance(action, Memorize) and state.items[action.item].card == "bolt-scroll"
+
+
+# The way out (x) west of a hall; Bram fell four squares east of Ana.
+FALLEN = board(
+    """
+    ##########
+    #x..a....#
+    #......b.#
+    ##########
+    """,
+    """
+    ##########
+    #HHHHHHHH#
+    #HHHHHHHH#
+    ##########
+    """,
+    {"H": AreaInfo("Hall")},
+)
+
+
+def fallen(ana: Pos) -> State:
+    """Ana at ``ana``, Bram's corpse at (7,2), the party leaving (it has no goal)."""
+    rules = ruleset(FALLEN, starts=("a", "b"), exits=("x",))
+    state, _ = start(rules, ["ana", "bram"])
+    kill_hero(state, state.heroes["hero:bram"])
+    skip_to(state, "movement")
+    state.heroes["hero:ana"].pos = ana  # before any view of the game is taken
+    state.sync_board()
+    return state
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_a_leaving_hero_fetches_a_fallen_friend_and_drags_it_out() -> None:
+    state = fallen(Pos(4, 1))
+    policy = careful()
+    action = policy.act(observe(state, Seat.HEROES))
+    # Ana goes east, next to the corpse at (7,2), rather than west to the way out.
+    assert isinstance(action, Move) and action.path[-1].is_adjacent(Pos(7, 2))
+    assert "fetches the corpse" in policy.reason
+    # Next to it before she moves, she drags it (C-DEATH-02).
+    action = careful().act(observe(fallen(Pos(6, 2)), Seat.HEROES))
+    assert action == Drag("hero:ana", Pos(7, 2))
+    # With the knob at 0 she leaves it, as ``basic``: west, to the way out.
+    action = careful(drag=0).act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.path[-1].x < 4

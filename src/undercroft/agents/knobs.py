@@ -57,6 +57,18 @@ class CarefulKnobs:
     names a monster that no hero on the board would beat alone more often than not (by
     its card and the exact odds). Measured against ``master`` and ``basic``: 1 wins more
     of the Court of the Ash King and changes nothing in the Cellars (docs/players.md)."""
+    scrolls: int = 1
+    """1: memorize a scroll's spell only when no hero knows it yet and nothing need be
+    forgotten; keep a scroll of a known spell to cast it free (C-SPELL-01/02); 0:
+    memorize every scroll, forgetting if need be, as ``basic``."""
+    jump: int = 1
+    """1: jump a detected trap rather than walk onto it, and jump an obstacle or trap
+    the route goes round when the squares saved outweigh a failed jump's cost by the
+    exact odds (C-JUMP-01/02); 0: jump only when boxed in, as ``basic``."""
+    drag: int = 1
+    """1: on the way out, the hero nearest a fallen hero's corpse (within six squares)
+    fetches it and drags it out (C-DEATH-02/03); 0: only a corpse already next to a
+    leaving hero, as ``basic``."""
     seek: int = 0
     """1: while the monster a slay goal names has not been seen, look for it first: go
     where the board leads somewhere new (an unknown square, a shut door) before reading
@@ -116,6 +128,9 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "hold": (0, 1),
     "follow": (0, 20),
     "team": (0, 2),
+    "scrolls": (0, 1),
+    "jump": (0, 1),
+    "drag": (0, 1),
     "seek": (0, 1),
     "steady": (0, 1),
     "spells": (0, 1),

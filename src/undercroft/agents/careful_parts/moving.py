@@ -15,12 +15,20 @@ from undercroft.crawl.actions import (
     Action,
     Cast,
     Explore,
+    Jump,
     Move,
     OpenDoor,
     Rest,
 )
 from undercroft.crawl.observe import HeroSeen, ViewLike
+from undercroft.crawl.ruleset import Trait
 
+TRAP_BITE = 3.0
+"""What springing a trap costs, in squares of walking, when a jump over it fails and the
+hero lands on it (C-JUMP-01): its Health or Light, and its turn ends there."""
+DRAG_REACH = 6
+"""How far (squares of walking) a hero leaving the dungeon goes out of its way to fetch a
+corpse (``drag``)."""
 GOAL_MUSTER = 4
 """Turns the party gives everyone to reach the area of a visit goal before exploring it."""
 
@@ -124,7 +132,13 @@ class Moving(CarefulBase):
             catch_up = self.catch_up(obs, hero, heroes, lead, reach)
             if catch_up is not None:
                 return catch_up
+        if self.knobs.drag and leaving and not monsters and hero.health > 0:
+            fetch = self.fetch_corpse(obs, hero, heroes)
+            if fetch is not None:
+                return fetch
         action = self.hero_move(obs, hero, heroes, leaving or (dying and bool(obs.exits)))
+        if self.knobs.jump and isinstance(action, Move):
+            action = self.shortcut(obs, hero, action)
         if following and not (leaving or dying) and lead is not None:
             action = self.within_reach(obs, hero, lead, action, reach)
         if gathering and isinstance(action, OpenDoor) and lead is not None and hero.id == lead.id:
@@ -138,6 +152,107 @@ class Moving(CarefulBase):
         if not self.reason:
             self.reason = self.why_move(obs, hero, action, leaving)
         return action
+
+    def fetch_corpse(
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]
+    ) -> Action | None:
+        """``drag`` (C-DEATH-02/03): on the way out, a fallen hero's corpse within
+        :data:`DRAG_REACH` squares of walking is fetched by the hero nearest to it, who
+        walks next to it (and drags it out from the next turn on, C-DEATH-02: the drag
+        is chosen before moving): a corpse brought out lets its gear be reused and its
+        hero be revived (C-DEATH-03), for one square of movement a turn. ``None``: no
+        corpse to fetch, or another hero is nearer, or this one stands next to it."""
+        here = hero.pos
+        assert here is not None
+        corpses = obs.corpse_squares()
+        if not corpses or any(c.is_adjacent(here) for c in corpses):
+            return None
+        memory = self.memory
+        best: tuple[int, Pos] | None = None
+        for corpse in corpses:
+            near = self.walk_from(corpse)
+            mine = near.distance(memory.index(here)) - 1
+            if mine > DRAG_REACH:
+                continue
+            others = [
+                near.distance(memory.index(h.pos)) - 1
+                for h in heroes
+                if h.id != hero.id and h.pos is not None and h.health > 0
+            ]
+            if any(d < mine for d in others):
+                continue
+            if best is None or mine < best[0]:
+                best = (mine, corpse)
+        if best is None:
+            return None
+        corpse = best[1]
+        blocked = self.blocked(obs, hero, heroes)
+        search = self.search(
+            hero.id, memory.costs(PLANNING_COST), [memory.index(here)], blocked
+        )
+        around = bytes(
+            1 if memory.pos(i).is_adjacent(corpse) and memory.pos(i) != corpse else 0
+            for i in range(len(memory.codes))
+        )
+        target = search.nearest(around)
+        if target is None:
+            return None
+        walk = self.known_walk(search.path_to(target), hero.moves_left)
+        if not walk:
+            return None
+        self.reason = (
+            f"{name(hero.id)} fetches the corpse at {corpse.x},{corpse.y} on the way out "
+            "(C-DEATH-02/03: brought out, its hero may be revived)"
+        )
+        return Move(hero.id, walk)
+
+    def shortcut(self, obs: ViewLike, hero: HeroSeen, action: Move) -> Action:
+        """``jump`` (C-JUMP-01/02): jump an obstacle or a detected trap next to the hero
+        when the squares saved on the way to where its route ends outweigh what a failed
+        jump costs, by the jump's exact odds (4-6; Agile 3-6): a failed jump over an
+        obstacle ends the movement on the take-off square, one over a trap lands on it
+        (its bite, and the movement ends there). A walk onto a detected trap is jumped
+        instead (a jump that fails lands on it, one that succeeds does not)."""
+        here = hero.pos
+        assert here is not None
+        jumps = obs.legal_of(Jump, hero.id)
+        if not jumps:
+            return action
+        traps = set(obs.trap_squares())
+        for jump in jumps:
+            if jump.over in action.path and jump.over in traps:
+                self.reason = (
+                    f"{name(hero.id)} jumps the trap at {jump.over.x},{jump.over.y} "
+                    "rather than walk onto it"
+                )
+                return jump
+        memory = self.memory
+        route: list[int] = self.notes.get("routes", {}).get(hero.id, [])
+        if not route or [memory.pos(i) for i in route[: len(action.path)]] != list(action.path):
+            return action  # not the walk of this hero's route (a fight, a muster...)
+        end = route[-1]
+        agile = self.cards(obs).hero(hero.id).has(Trait.AGILE)
+        p = 4 / 6 if agile else 3 / 6
+        walked = len(action.path)
+        best: tuple[float, Jump] | None = None
+        for jump in jumps:
+            land = Pos(2 * jump.over.x - here.x, 2 * jump.over.y - here.y)
+            beyond = self.walk_from(land).distance(end)
+            if beyond == FAR:
+                continue
+            saved = len(route) - (2 + beyond)  # walking there, or over (2 squares) and on
+            bite = TRAP_BITE if jump.over in traps else 0.0
+            gain = p * saved - (1 - p) * (walked + bite)
+            if gain > 0 and (best is None or gain > best[0]):
+                best = (gain, jump)
+        if best is None:
+            return action
+        jump = best[1]
+        self.reason = (
+            f"{name(hero.id)} jumps at {jump.over.x},{jump.over.y}: a short cut worth "
+            f"{best[0]:+.1f} squares at {p:.2f} to land (C-JUMP-01)"
+        )
+        return jump
 
     def catch_up(
         self,

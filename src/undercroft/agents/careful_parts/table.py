@@ -17,7 +17,10 @@ from undercroft.crawl.actions import (
     Action,
     Cast,
     ChooseOption,
+    Identify,
+    Memorize,
     Trade,
+    UseItem,
 )
 from undercroft.crawl.observe import ViewLike
 
@@ -31,7 +34,11 @@ class Table(CarefulBase):
             light = self.light_action(obs)
             if light is not None:
                 return light
-        found = super().on_explore_actions(obs)
+        kept: list[str] = []
+        if self.knobs.scrolls:
+            found = self.memorize_or_keep(obs, kept)
+        else:
+            found = super().on_explore_actions(obs)
         if found is not None and found != DONE:
             self.reason = f"{found.describe()}"
             return found
@@ -48,8 +55,41 @@ class Table(CarefulBase):
                     if hurt >= 2:
                         self.reason = f"{name(cast.hero)} casts {cast.spell}: {hurt} heroes hurt"
                         return cast
-        self.reason = "nothing more to do in Explore"
+        self.reason = "nothing more to do in Explore" + (
+            f"; scrolls kept to cast free ({', '.join(kept)}: a hero knows the spell)"
+            if kept
+            else ""
+        )
         return DONE
+
+    def memorize_or_keep(self, obs: ViewLike, kept: list[str]) -> Action | None:
+        """``scrolls``: identify first (C-IDENT-01), then memorize a scroll's spell only
+        when no hero on the board knows it yet and nothing need be forgotten
+        (C-SPELL-02). A scroll of a spell the party already knows is kept (its spell
+        added to ``kept``), to be cast from the scroll when it pays: a free cast, no
+        Magic spent (C-SPELL-01), where a second copy in memory would only compete for
+        the same Magic. Then, as ``basic``, a hero at Health 2 or less drinks. ``None``:
+        nothing of these to do."""
+        identify = obs.legal_of(Identify)
+        if identify:
+            return identify[0]
+        cards = self.cards(obs)
+        known = {spell for h in obs.heroes if h.get("pos") is not None for spell in h["spells"]}
+        for action in obs.legal_of(Memorize):
+            card = self.card_of(obs, action.hero, action.item)
+            spell = cards.items[card].spell if card is not None else None
+            if spell is None or action.forget:
+                continue
+            if spell in known:
+                if spell not in kept:
+                    kept.append(spell)
+                continue
+            return action
+        hurt = {h.id for h in obs.heroes_seen() if h.health <= 2}
+        for use in obs.legal_of(UseItem):
+            if use.hero in hurt:
+                return use
+        return None
 
     def on_trade(self, obs: ViewLike) -> Action | None:
         """Take a fallen hero's gear (C-DEATH-01); then pass a healing item to the most

@@ -38,10 +38,11 @@ count of decisions, so a game is reproducible from its seed. Knobs:
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Final
+from typing import Any, Final
 
 from undercroft.agents.careful import CarefulParty
 from undercroft.agents.knobs import CarefulKnobs, KnobError, MasterKnobs, policy_name
@@ -199,15 +200,29 @@ def fork(party: CarefulParty) -> CarefulParty:
     """A copy of ``party`` to play a rollout, its memory and sampler its own; without
     its cached path searches (``searches``: made again as needed, and most of the cost
     of a deep copy)."""
-    twin = copy.copy(party)
     notes = {k: v for k, v in party.notes.items() if k not in ("searches", "memory")}
-    twin.notes = copy.deepcopy(notes)
+    # Through the dataclass's constructor, not ``copy.copy``: the compiled build's base
+    # class keeps its fields in slots that a shallow copy of the subclass would drop.
+    twin = dataclasses.replace(party, rng=copy.deepcopy(party.rng), notes=containers(notes))
     memory = party.notes.get("memory")
     if isinstance(memory, Memory):
         # The remembered board is all the memory holds (its shape and caches follow).
         twin.notes["memory"] = Memory(memory.codes, memory.width)
-    twin.rng = copy.deepcopy(party.rng)
     return twin
+
+
+def containers(value: Any) -> Any:
+    """``value`` with its dicts, lists and sets copied all the way down, and the rest
+    (actions, squares, numbers, text: immutable) shared. The party's notes hold only
+    these; ``copy.deepcopy`` would also copy the frozen actions, which the compiled build
+    cannot."""
+    if isinstance(value, dict):
+        return {k: containers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [containers(v) for v in value]
+    if isinstance(value, set):
+        return {containers(v) for v in value}
+    return value
 
 
 def select(arms: Sequence[Arm], n: int) -> Arm:

@@ -52,11 +52,13 @@ def test_search_knobs_are_checked() -> None:
         resolve("search[budget=0]")
 
 
-@pytest.mark.rule("C-IDENT-01", "R-C-IDENT-01", "R-C-MON-06")
+@pytest.mark.rule("C-IDENT-01", "R-C-IDENT-01", "R-C-MON-06", "C-TRAP-01", "C-MON-02")
 def test_its_decisions_do_not_change_when_the_hidden_facts_do() -> None:
     # At positions of random games, two searches with the same seed, one shown the game
     # and one a game that differs only where the heroes cannot see (another face-down
-    # card, a monster elsewhere out of sight), choose alike and say alike why.
+    # card, a monster elsewhere out of sight, an undetected trap on another square no
+    # hero walked, a guard waiting in another unrevealed room), choose alike and say
+    # alike why.
     knobs = SearchKnobs(budget=4, depth=1, width=4)
     counts: Counter[str] = Counter()
     for seed in range(4):
@@ -69,8 +71,12 @@ def test_its_decisions_do_not_change_when_the_hidden_facts_do() -> None:
             assert there.act(View(twin, Seat.HEROES)) == chosen
             assert there.reason == here.reason
             counts["searched"] += here.reason.startswith("search: ")
-            counts["differ"] += hidden_facts(twin) != hidden_facts(state)
+            before, after = hidden_facts(state), hidden_facts(twin)
+            counts["differ"] += before != after
+            counts["traps"] += before[2] != after[2]
+            counts["guards"] += before[3] != after[3]
     assert counts["searched"] >= 20 and counts["differ"] >= 20, counts
+    assert counts["traps"] >= 20 and counts["guards"] >= 20, counts
 
 
 # Ana at the exit (a), alone, at 1 Health, an orc beside her: leaving now wins the

@@ -18,9 +18,10 @@ Information sets (determinization)
     The policy reads only the heroes' view the runner hands it. Each simulation draws a
     game consistent with that view, :func:`undercroft.crawl.resample.determinize` (which
     redraws what the heroes cannot see: which face-down card is which, where monsters
-    out of sight stand; it keeps what the adventure's content fixes, so the search knows
-    the adventure as a DM would, not what the DM did out of sight). Its draw does not
-    depend on the hidden facts it replaces, so the search's decisions do not either.
+    out of sight stand, where the undetected traps are and which unrevealed room each
+    unmet guard waits in; it keeps the adventure's board and texts, and how many traps
+    and guards are left). Its draw is a function of the heroes' view and moves, so the
+    search's decisions do not depend on the hidden facts either.
 Selection and rollouts
     UCB1 over the root's arms (single-observer ISMCTS with one tree level: below the
     root the careful party, fed every decision so its memory is the party's, plays the

@@ -8,6 +8,7 @@ import copy
 import hashlib
 import json
 import pickle
+import random
 from fractions import Fraction
 
 import numpy as np
@@ -172,3 +173,51 @@ def test_the_information_state_worked_out_late_is_the_one_kept_up(adventure: str
     assert len(copies) >= 2
     for state, chain in copies:
         assert [state.information_state_string(p).split("\n")[0] for p in (0, 1)] == chain
+
+
+@pytest.mark.parametrize("adventure", ADVENTURES)
+def test_resample_from_infostate_keeps_the_players_information(adventure: str) -> None:
+    game = load(adventure, max_turns=40)
+    sampler = random.Random(0).random  # any callable of [0, 1); OpenSpiel's own is unseeded
+    drawn = 0
+    for seed in range(4):
+        state = played(game, seed, 20 + 15 * seed)
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        if state.is_terminal():
+            continue
+        for player in (0, 1):
+            twin = state.resample_from_infostate(player, sampler)
+            assert twin.information_state_string(player) == state.information_state_string(player)
+            assert twin.observation_string(player) == state.observation_string(player)
+            if state.current_player() == player:  # another's choices may hang on hidden facts
+                assert twin.legal_actions() == state.legal_actions()
+            if player == 1:  # the DM sees everything: a copy
+                assert str(twin) == str(state)
+            else:
+                drawn += str(twin) != str(state)
+                # Serialized and back, the drawn world (its guards too) is kept.
+                back = pickle.loads(pickle.dumps(twin))
+                assert str(back) == str(twin)
+                assert back.game_state.ruleset.adventure.placements == (
+                    twin.game_state.ruleset.adventure.placements
+                )
+            twin.apply_action(twin.legal_actions()[0])  # and plays on
+    assert drawn >= 2  # the heroes' twins differ from the real game in hidden facts
+
+
+def test_openspiels_ismcts_bot_plays_the_heroes_on_resampled_worlds() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = load("greyhollow-cellars", max_turns=4)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, uct_c=2.0, max_simulations=4, random_state=np.random.RandomState(0)
+    )
+    state = played(game, 5, 30)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    if state.current_player() != 0:
+        pytest.skip("not the heroes' turn at this seed")
+    action = bot.step(state)
+    assert action in state.legal_actions()

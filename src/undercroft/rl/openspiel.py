@@ -13,6 +13,7 @@ fields; the engine's game among them pickles as its JSON save (``State.to_json``
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -22,9 +23,12 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
+from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, Roll, from_json, to_json
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import Observation, View, observe
+from undercroft.crawl.resample import resample, with_placements
+from undercroft.crawl.ruleset import Placement
 from undercroft.crawl.state import State
 from undercroft.rl.encoding import MAX_ACTIONS, Encoder
 from undercroft.rl.match import ADVENTURE, PLAYERS, new_game, party_of, returns, ruleset_of
@@ -71,8 +75,16 @@ def _engine_from_save(
     save: str,
     history: list[dict[str, Any]],
     recall: tuple[list[str], int, bool] = (["", ""], 0, False),
+    placements: list[tuple[str, int, int]] | None = None,
 ) -> Engine:
-    state = State.from_json(ruleset_of(adventure, max_turns), json.loads(save))
+    ruleset = ruleset_of(adventure, max_turns)
+    if placements is not None:
+        # A resampled game's guards stand where its draw put them, not the content.
+        placed = tuple(Placement(kind, Pos(x, y)) for kind, x, y in placements)
+        ruleset = dataclasses.replace(
+            ruleset, adventure=with_placements(ruleset.adventure, placed)
+        )
+    state = State.from_json(ruleset, json.loads(save))
     state.history = [from_json(a) for a in history]
     engine = Engine(state, adventure, max_turns)
     engine.chain, engine.upto, engine.eager = list(recall[0]), recall[1], recall[2]
@@ -125,7 +137,15 @@ class Engine:
         save = json.dumps(self.state.to_json(), sort_keys=True)
         history = [to_json(a) for a in self.state.history]
         recall = (list(self.chain), self.upto, self.eager)
-        return (_engine_from_save, (self.adventure, self.max_turns, save, history, recall))
+        placements = self.state.ruleset.adventure.placements
+        stock = ruleset_of(self.adventure, self.max_turns).adventure.placements
+        drawn = (
+            None if placements == stock else [(p.monster, p.at.x, p.at.y) for p in placements]
+        )
+        return (
+            _engine_from_save,
+            (self.adventure, self.max_turns, save, history, recall, drawn),
+        )
 
     def apply(self, chosen: Action) -> None:
         """Apply ``chosen``, adding its link to the chain when the chain is kept up."""
@@ -247,6 +267,24 @@ class CrawlState(pyspiel.State):  # type: ignore[misc]
         if isinstance(chosen, Roll):
             return f"Roll{list(chosen.natural)}"
         return json.dumps(to_json(chosen), separators=(",", ":"))
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CrawlState:
+        """A state ``player_id`` cannot tell from this one, the hidden facts drawn afresh
+        (:func:`undercroft.crawl.resample.resample`: face-down cards, monsters out of
+        sight, undetected traps, guards of unrevealed rooms; the DM sees everything and
+        gets a copy), seeded from ``probability_sampler`` (OpenSpiel's sampler: a
+        callable giving a float in [0, 1)). The player's information state is the
+        original's; the other player's chain is carried over as it stands (in the
+        drawn world it would have seen other things: ISMCTS keys only the searching
+        player's nodes by it)."""
+        seed = int(float(probability_sampler()) * 2**53)
+        recall = self.engine.recall()
+        twin: CrawlState = self.clone()
+        state = resample(self.engine.state, PLAYERS[player_id], seed)
+        engine = Engine(state, self.engine.adventure, self.engine.max_turns)
+        engine.chain, engine.upto, engine.eager = list(recall), len(state.history), True
+        twin.engine = engine
+        return twin
 
     def is_terminal(self) -> bool:
         return self.engine.state.is_terminal()

@@ -36,8 +36,22 @@ from undercroft.rl.match import heroes_score
 
 try:
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
 except ImportError:  # pragma: no cover - an example's friendly message
     sys.exit("this example needs sb3-contrib: pip install sb3-contrib (it pulls PyTorch)")
+
+
+class Episodes(BaseCallback):  # type: ignore[misc]
+    """Counts the training episodes finished."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def _on_step(self) -> bool:
+        self.count += int(np.sum(self.locals["dones"]))
+        return True
+
 
 Chooser = Callable[[dict[str, Any], Any], int]
 
@@ -54,7 +68,9 @@ def episode(env: gymnasium.Env[Any, Any], seed: int, choose: Chooser) -> tuple[b
     return bool(state.summary()["won"]), reward
 
 
-def evaluate(env: gymnasium.Env[Any, Any], seeds: Sequence[int], choose: Chooser) -> tuple[float, float]:
+def evaluate(
+    env: gymnasium.Env[Any, Any], seeds: Sequence[int], choose: Chooser
+) -> tuple[float, float]:
     results = [episode(env, s, choose) for s in seeds]
     return sum(w for w, _ in results) / len(results), sum(r for _, r in results) / len(results)
 
@@ -64,7 +80,9 @@ def careful_baseline(adventure: str, seeds: Sequence[int]) -> tuple[float, float
     the game ``undercroft run crawl --seed`` plays), scored as the env scores."""
     ruleset = default_pack().ruleset(adventure)
     party = list(default_pack().heroes)[:4]
-    games = [play(ruleset, party, seed=s, heroes="careful", dm="master", log=False).state for s in seeds]
+    games = [
+        play(ruleset, party, seed=s, heroes="careful", dm="master", log=False).state for s in seeds
+    ]
     return (
         sum(bool(g.summary()["won"]) for g in games) / len(games),
         sum(heroes_score(g) for g in games) / len(games),
@@ -83,7 +101,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     probe = gymnasium.make("undercroft/Crawl-v0", adventure=args.adventure)
     seeds = [10_000 + i for i in range(args.eval_seeds)]  # never a training episode's seed
     model = MaskablePPO(
-        "MultiInputPolicy", env, n_steps=1024, batch_size=256, seed=args.seed, device="cpu", verbose=0
+        "MultiInputPolicy",
+        env,
+        n_steps=1024,
+        batch_size=256,
+        seed=args.seed,
+        device="cpu",
+        verbose=0,
     )
 
     def greedy(obs: dict[str, Any], e: Any) -> int:
@@ -94,12 +118,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("| minutes | training steps | episodes | won | mean reward |")
     print("|---:|---:|---:|---:|---:|")
     started = time.perf_counter()
+    counter = Episodes()
     while time.perf_counter() - started < args.minutes * 60:
-        model.learn(total_timesteps=args.every, reset_num_timesteps=False)
+        model.learn(total_timesteps=args.every, reset_num_timesteps=False, callback=counter)
         won, reward = evaluate(probe, seeds, greedy)
-        episodes = len(model.ep_info_buffer) if model.ep_info_buffer is not None else 0
+        episodes = counter.count
         minutes = (time.perf_counter() - started) / 60
-        print(f"| {minutes:.1f} | {model.num_timesteps} | {episodes} | {won:.0%} | {reward:.3f} |", flush=True)
+        print(
+            f"| {minutes:.1f} | {model.num_timesteps} | {episodes} | {won:.0%} | {reward:.3f} |",
+            flush=True,
+        )
     rng = np.random.default_rng(args.seed)
 
     def random_choice(obs: dict[str, Any], e: Any) -> int:

@@ -38,7 +38,6 @@ from undercroft.keep import (
     routes,
     skirmish,
     stepping,
-    traps,
 )
 from undercroft.keep.actors import Being
 from undercroft.keep.clock import TICKS_PER_MINUTE, handles
@@ -338,7 +337,7 @@ def _on_tile(world: World, adv: Adventurer, group: Group, came_from: Pos | None)
                     )
                 )
             continue
-        traps.walker_enters(world, trigger_id, adv)
+        stepping.enters(world, trigger_id, adv)
         if not adv.up:
             return  # a trap took it out of the fight
     if adv.where is not Whereabouts.IN:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from undercroft.core.events import Event, chance_event, roll_event
 from undercroft.core.grid import Pos
 from undercroft.core.sight import supercover
-from undercroft.keep import caution, fighters, perception, stepping, wounds
+from undercroft.keep import caution, fray, perception, stepping, wounds
 from undercroft.keep.actors import Being, Side
 from undercroft.keep.clock import TICKS_PER_MINUTE
 from undercroft.keep.equipment import Weapon
@@ -236,7 +236,7 @@ def _aftermath(world: World, attacker: Being, target: Being) -> None:
         target.foes[attacker.id] = _xy(at)
         target.struck_by[attacker.id] = world.now
         if target.up:
-            fighters.consider(world, target)
+            fray.consider(world, target)
     for adv, other in ((attacker, target), (target, attacker)):
         if isinstance(adv, Adventurer):
             group = world.invasion.groups.get(adv.invasion)

@@ -23,15 +23,16 @@ leaves it), a dead adventurer to a butcher table, and a dead minion or creature 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import Event, roll_event
 from undercroft.core.grid import Pos
-from undercroft.keep import fighters, forcing, goals, movement, perception, stepping, tasks
+from undercroft.keep import fray, movement, perception, stepping, tasks
 from undercroft.keep.actors import Being, Condition, Master, Minion
 from undercroft.keep.clock import Priority, handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
-from undercroft.keep.invasion_state import Feature
+from undercroft.keep.invasion_state import Feature, Group
 
 if TYPE_CHECKING:
     from undercroft.keep.world import World
@@ -46,6 +47,32 @@ def _xy(pos: Pos) -> list[int]:
     return [pos.x, pos.y]
 
 
+# -- what the rules above do when one falls ------------------------------------------------
+
+MasterDied = Callable[["World", str], None]
+WorkerHalted = Callable[["World", Group], None]
+
+_MASTER_DIED: list[MasterDied] = []
+"""What the invaders do when the Master dies (K-KO-04, K-AFTER-01): registered by
+:mod:`undercroft.keep.goals`, whose goals call :func:`heal` here."""
+
+_WORKER_HALTED: list[WorkerHalted] = []
+"""What a group does when the member on its way to a door or a trap falls (K-FORCE-01):
+registered by :mod:`undercroft.keep.forcing`, whose traps' effects take beings out here."""
+
+
+def when_master_dies(fn: MasterDied) -> MasterDied:
+    """Register what follows the Master's death (the invaders' goals do, once)."""
+    _MASTER_DIED[:] = [fn]
+    return fn
+
+
+def when_worker_halts(fn: WorkerHalted) -> WorkerHalted:
+    """Register what a group does when its worker falls (the forcing rules do, once)."""
+    _WORKER_HALTED[:] = [fn]
+    return fn
+
+
 # -- falling -------------------------------------------------------------------------------
 
 
@@ -55,7 +82,7 @@ def halt(world: World, being: Being) -> None:
     if isinstance(being, Minion) and being.task is not None:
         tasks.release(world, being)
     if being.fighting:
-        fighters.leave_fight(world, being)
+        fray.leave_fight(world, being)
     being.held_until = being.terror_until = -1
     being.resume_to = None
     if isinstance(being, Adventurer):
@@ -65,7 +92,7 @@ def halt(world: World, being: Being) -> None:
         being.waiting_on = None
         group = world.invasion.groups.get(being.invasion)
         if group is not None and group.job is not None and group.job.worker == being.id:
-            forcing.worker_cannot_come(world, group)
+            _WORKER_HALTED[0](world, group)
 
 
 def take_out(
@@ -143,10 +170,10 @@ def die(world: World, being: Being, *, by: str, cause: str) -> None:
         world.invasion.count("dead")
         group = world.invasion.groups.get(being.invasion)
         if group is not None:
-            goals.check_gone(world, group)
+            check_gone(world, group)
     elif isinstance(being, Master):
         world.invasion.totals["master_died"] = world.now
-        goals.master_died(world, by)
+        _MASTER_DIED[0](world, by)
     else:
         world.invasion.count(f"{being.kind}s_dead")
     if not isinstance(being, Master):
@@ -181,9 +208,9 @@ def wake(world: World, being: Being, how: str) -> None:
         return
     if isinstance(being, Minion):
         world.request_dispatch()
-    fighters.consider(world, being)
+    fray.consider(world, being)
     if not being.fighting:
-        fighters.go_home(world, being)
+        fray.go_home(world, being)
 
 
 def heal(world: World, healer: Being, patient: Being) -> None:
@@ -392,7 +419,7 @@ def capture(world: World, by: Being, adv: Adventurer, cell: Pos) -> None:
     )
     group = world.invasion.groups.get(adv.invasion)
     if group is not None:
-        goals.check_gone(world, group)
+        check_gone(world, group)
 
 
 def fallen_near(world: World, pos: Pos, tiles: int) -> list[Being]:
@@ -405,3 +432,17 @@ def fallen_near(world: World, pos: Pos, tiles: int) -> list[Being]:
         and b.pos.chebyshev(pos) <= tiles
         and (not isinstance(b, Adventurer) or b.where is Whereabouts.IN)
     ]
+
+
+GONE = (Whereabouts.LEFT, Whereabouts.DEAD, Whereabouts.PRISONER)
+
+
+def check_gone(world: World, group: Group) -> None:
+    """The invasion ends when every member has left, died or been captured."""
+    if group.phase == "ended":
+        return
+    if all(
+        isinstance(m := world.beings.get(mid), Adventurer) and m.where in GONE
+        for mid in group.members
+    ):
+        world.schedule(world.now, Priority.DIRECTOR, "invasion_end", group.number)

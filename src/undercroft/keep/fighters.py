@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage
-from undercroft.keep import combat, doors, locks, movement, perception, stepping, tasks, traps
-from undercroft.keep.actors import Being, Condition, Creature, Job, Master, Minion, Side, Stance
+from undercroft.keep import combat, doors, fray, locks, movement, perception, stepping, tasks
+from undercroft.keep.actors import Being, Condition, Master, Minion, Stance
 from undercroft.keep.clock import TICKS_PER_MINUTE, Priority, handles
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.stances import Act, Decision, Foe, Reach, Situation, decide
@@ -34,18 +34,6 @@ if TYPE_CHECKING:
 
 def _xy(pos: Pos) -> list[int]:
     return [pos.x, pos.y]
-
-
-def can_fight(being: Being) -> bool:
-    """Your Master, loyal minions, lair creatures and summoned spiders, up and about."""
-    if not isinstance(being, Master | Minion | Creature):
-        return False
-    return (
-        being.side() is Side.KEEP
-        and being.present
-        and being.condition is Condition.UP
-        and being.carried_by is None
-    )
 
 
 def stance_of(world: World, being: Being) -> Stance:
@@ -160,9 +148,10 @@ def _carries_on(world: World, being: Being, foes: list[Being]) -> bool:
     return _aloof(foes, distances, limit, frozenset(getattr(being, "attack_orders", ())))
 
 
+@fray.considers
 def consider(world: World, being: Being) -> None:
     """It learned of an enemy (or woke, or was given an order): does it join the fight?"""
-    if being.fighting or not can_fight(being):
+    if being.fighting or not fray.can_fight(being):
         return
     foes = live_foes(world, being)
     if not foes or _carries_on(world, being, foes):
@@ -185,27 +174,6 @@ def engage(world: World, being: Being) -> None:
     _queue(world, being, 0)
 
 
-def leave_fight(world: World, being: Being) -> None:
-    """Out of the fight: its tile is free again, its queued turn stale."""
-    if being.fighting:
-        stepping.vacate(world, being)
-    being.fighting = False
-    being.fight_gen += 1
-    being.decision = ""
-    world.forget("viewers")
-
-
-def go_home(world: World, being: Being) -> None:
-    """After a fight: a minion back to its work (or, with none, to its place); a creature
-    to its lair; the Master to his place."""
-    if isinstance(being, Minion) and being.job in (Job.TRAPS, Job.CHORES):
-        world.request_dispatch()
-        return
-    home = being.home
-    if home is not None and being.pos != home and can_fight(being):
-        movement.walk_to(world, being, home)
-
-
 def _queue(world: World, being: Being, after: int) -> None:
     being.fight_gen += 1
     world.schedule_tick(world.tick + after, Priority.FIGHT, "fighter", being.id, being.fight_gen)
@@ -217,8 +185,8 @@ def on_turn(world: World, args: tuple[Any, ...]) -> None:
     being = world.beings.get(str(args[0]))
     if being is None or not being.fighting or being.fight_gen != int(args[1]):
         return
-    if not can_fight(being):
-        leave_fight(world, being)
+    if not fray.can_fight(being):
+        fray.leave_fight(world, being)
         return
     turn(world, being)
 
@@ -253,8 +221,8 @@ def turn(world: World, being: Being) -> None:
         if held:
             _queue(world, being, wait)
             return
-        leave_fight(world, being)
-        go_home(world, being)
+        fray.leave_fight(world, being)
+        fray.go_home(world, being)
         return
     if act is Act.ATTACK:
         target = world.beings[str(decision.target)]
@@ -343,7 +311,7 @@ def _allies(world: World, being: Being) -> list[Being]:
         if b is not being
         and b.fighting
         and b.condition is Condition.UP
-        and can_fight(b)
+        and fray.can_fight(b)
         and stance_of(world, b) in FIGHTING_STANCES
     ]
 
@@ -403,7 +371,7 @@ def _step(world: World, being: Being, to: Pos) -> bool:
         doors.step_in(world, door, being)  # open while it stands in it (R-K-DOOR-01)
     world.forget("viewers")
     for trigger_id in list(world.trigger_zones().get(to, ())):
-        traps.walker_enters(world, trigger_id, being)
+        stepping.enters(world, trigger_id, being)
     if being.condition is Condition.UP:
         perception.defender_looks(world, being)
     return True

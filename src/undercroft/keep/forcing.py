@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from undercroft.core.events import Event, chance_event
 from undercroft.core.grid import Pos
-from undercroft.keep import caution, doors, perception, routes, stepping, traps
+from undercroft.keep import caution, doors, fallen, perception, routes, stepping, traps
 from undercroft.keep.clock import TICKS_PER_MINUTE
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Group, GroupJob
@@ -242,6 +242,7 @@ def worker_ready(world: World, group: Group) -> None:
     stepping.queue_work(world, worker, _attempt_ticks(world, worker, job), job.token)
 
 
+@fallen.when_worker_halts
 def worker_cannot_come(world: World, group: Group) -> None:
     """The worker has no way to the work: whoever of the group stands there does it, or
     the work is dropped (they will meet the obstacle again)."""
@@ -422,7 +423,7 @@ def _disarm_attempt(world: World, adv: Adventurer, group: Group, job: GroupJob) 
         traps.use(world, trigger, PartState.USED, ("K-CAUT-01", "R-K-CAUT-01"))
         result = "disarmed"
     elif roll.fumble:
-        traps.walker_enters(world, trigger.id, adv)
+        stepping.enters(world, trigger.id, adv)
         result = "set_off"
     else:
         result = "walked_over"

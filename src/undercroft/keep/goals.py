@@ -28,7 +28,7 @@ from undercroft.core.events import Event, chance_event
 from undercroft.core.grid import Pos
 from undercroft.keep import director, fallen, stepping, tasks
 from undercroft.keep.actors import Condition
-from undercroft.keep.clock import TICKS_PER_MINUTE, Priority
+from undercroft.keep.clock import TICKS_PER_MINUTE
 from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.invasion_state import Feature, Group
 
@@ -171,6 +171,7 @@ def reached(world: World, group: Group, adv: Adventurer) -> None:
     _work(world, adv, group.goal)
 
 
+@fallen.when_master_dies
 def master_died(world: World, killer: str) -> None:
     """K-KO-04: the Master is dead. The group that killed him met its goal; every other
     group that came for him scatters for treasure (K-AFTER-01, ruling R-K-AFTER-01);
@@ -369,18 +370,4 @@ def leave(world: World, adv: Adventurer, group: Group) -> None:
     world.invasion.count("treasure", adv.treasure)
     if "cartographer" in adv.traits and adv.faction not in world.invasion.cartographers:
         world.invasion.cartographers.append(adv.faction)  # K-DOOR-02
-    check_gone(world, group)
-
-
-GONE = (Whereabouts.LEFT, Whereabouts.DEAD, Whereabouts.PRISONER)
-
-
-def check_gone(world: World, group: Group) -> None:
-    """The invasion ends when every member has left, died or been captured."""
-    if group.phase == "ended":
-        return
-    if all(
-        isinstance(m := world.beings.get(mid), Adventurer) and m.where in GONE
-        for mid in group.members
-    ):
-        world.schedule(world.now, Priority.DIRECTOR, "invasion_end", group.number)
+    fallen.check_gone(world, group)

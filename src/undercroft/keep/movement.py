@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from undercroft.core.grid import Pos
 from undercroft.core.paths import DoorPassage
-from undercroft.keep import doors, locks, stepping, traps
+from undercroft.keep import doors, locks, stepping
 from undercroft.keep.actors import Being, Walk
 from undercroft.keep.clock import Priority, handles
 
@@ -185,7 +185,7 @@ def on_step(world: World, args: tuple[Any, ...]) -> None:
         _blocked(world, being)
         return
     for trigger_id in list(world.trigger_zones().get(tile, ())):
-        traps.walker_enters(world, trigger_id, being)
+        stepping.enters(world, trigger_id, being)
 
 
 def _taken(world: World, being: Being, tile: Pos) -> bool:
@@ -241,7 +241,7 @@ def pass_by(world: World, being: Being, to: Pos) -> None:
     being.pos = to
     begin(world, being, rest)
     for trigger_id in list(world.trigger_zones().get(to, ())):
-        traps.walker_enters(world, trigger_id, being)
+        stepping.enters(world, trigger_id, being)
 
 
 @handles("arrive")

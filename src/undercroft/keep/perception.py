@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos, Terrain
-from undercroft.keep import fighters
+from undercroft.keep import fray
 from undercroft.keep.actors import Being, Condition, Creature, Master, Minion, Side
 from undercroft.keep.clock import MINUTES_PER_HOUR
 from undercroft.keep.invaders import Adventurer
@@ -154,7 +154,7 @@ def after_step(world: World, adv: Adventurer, group: Group) -> None:
             seen_by.append(viewer)
     for viewer in seen_by:
         if not viewer.fighting:
-            fighters.consider(world, viewer)
+            fray.consider(world, viewer)
     eye = eye_at(world) if world.invasion.eye_until > world.now else None
     if group.sighted is None and eye is not None and sees(world, eye, pos, EYE_STALK):
         sight(world, group, EYE_ID, "ghost_eye", adv.id)
@@ -245,7 +245,7 @@ def noise(world: World, at: Pos, cause: str, source: str) -> None:
         for enemy in enemies:
             _knows(world, hearer, enemy, "noise")
     for hearer in hearers:
-        fighters.consider(world, hearer)
+        fray.consider(world, hearer)
 
 
 def sight(world: World, group: Group, by: str, how: str, adventurer: str) -> None:

@@ -19,6 +19,7 @@ a door passes its waiting groupmates (they swap tiles), so one body per tile alw
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from undercroft.core.grid import Pos
@@ -34,6 +35,27 @@ CAUTION_PACE = (6, 5)
 """K-CAUT-03: in Caution a member moves 20% slower: each tile takes 6/5 of the time."""
 LOOK_AGAIN = 5 * TICKS_PER_MINUTE
 """A waiting walker that nobody woke looks again after 5 minutes."""
+
+
+Tread = Callable[["World", str, Being], None]
+
+_TREAD: list[Tread] = []
+"""What a walker stepping into a trigger's area sets off: registered by
+:mod:`undercroft.keep.traps` (R-K-TRAP-01), so that walking (planned walks, fighters,
+adventurers) imports none of the trap rules, whose effects make beings walk."""
+
+
+def treads(fn: Tread) -> Tread:
+    """Register what a walker entering a trigger's area does (the trap rules do, once)."""
+    _TREAD[:] = [fn]
+    return fn
+
+
+def enters(world: World, trigger_id: str, being: Being) -> None:
+    """A walker steps into a trigger's area (R-K-TRAP-01), by the registered trap rule."""
+    if not _TREAD:
+        raise RuntimeError("undercroft.keep.traps is not loaded: no trigger can go off")
+    _TREAD[0](world, trigger_id, being)
 
 
 def _key(pos: Pos) -> str:

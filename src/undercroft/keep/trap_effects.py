@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import Event
 from undercroft.core.grid import Pos
-from undercroft.keep import caution, combat, fighters, movement, tasks, wounds
+from undercroft.keep import caution, combat, fray, movement, tasks, wounds
 from undercroft.keep.actors import Being, Creature, Minion, Side
 from undercroft.keep.clock import Priority, handles
 from undercroft.keep.invaders import Adventurer
@@ -206,7 +206,7 @@ def _spiders(world: World, mech: Mechanism, kind: MechanismKind, by: str) -> Non
         released = world.beings[spider_id]
         if isinstance(setter, Adventurer) and setter.up and setter.on_map:
             released.foes[setter.id] = _xy(setter.pos)
-        fighters.consider(world, released)
+        fray.consider(world, released)
 
 
 # -- held and in terror ------------------------------------------------------------------------
@@ -318,7 +318,7 @@ def carry_on(world: World, being: Being) -> None:
 def gone(world: World, spider: Creature) -> None:
     """The summoned spiders' time is up: they are gone."""
     if spider.fighting:
-        fighters.leave_fight(world, spider)
+        fray.leave_fight(world, spider)
     movement.stop(world, spider)
     spider.present = False
     world.emit(Event("creature.gone", ("K-TRAP-03",), {"creature": spider.id}))

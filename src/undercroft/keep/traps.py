@@ -18,7 +18,7 @@ import enum
 from typing import TYPE_CHECKING, Any
 
 from undercroft.core.events import Event, chance_event
-from undercroft.keep import doors, learning, tasks, trap_effects
+from undercroft.keep import doors, learning, stepping, tasks, trap_effects
 from undercroft.keep.actors import Being, Minion, Side
 from undercroft.keep.clock import Priority, handles
 from undercroft.keep.structures import Mechanism, PartState, TrapPart, Trigger
@@ -61,6 +61,7 @@ def reacts_to(world: World, trigger: Trigger, being: Being, circuit: Circuit) ->
     return False
 
 
+@stepping.treads
 def walker_enters(world: World, trigger_id: str, being: Being) -> None:
     """A walker steps into a trigger's area (R-K-TRAP-01)."""
     trigger = world.structures.get(trigger_id)

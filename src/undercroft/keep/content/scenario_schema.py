@@ -13,7 +13,7 @@ from pydantic import Field, field_validator, model_validator
 
 from undercroft.core.content import MapDrawing, Schema, register_kind
 from undercroft.keep.content.calendar import MAX_DAYS, ClockError, parse_when
-from undercroft.keep.content.ruleset import Metal, Minutes
+from undercroft.keep.content.rules_schema import Metal, Minutes
 
 Ref = str | list[int]
 """A place or a thing: a map marker (one character), a label, an id, or ``[x, y]``."""

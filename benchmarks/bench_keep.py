@@ -34,8 +34,9 @@ import sys
 import time
 from typing import Any
 
-from undercroft.keep import invasions, trapworks
-from undercroft.keep.parties import MemberDraw
+from undercroft.keep.content import trapworks
+from undercroft.keep.rules import invasions
+from undercroft.keep.rules.parties import MemberDraw
 from undercroft.keep.scenario import build_world, shipped, world_from_text
 
 FIVE = ("warrior", "rogue", "ranger", "cleric", "warrior")

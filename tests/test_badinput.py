@@ -174,9 +174,7 @@ def _edit_event(path: Path, entry: dict[str, Any]) -> None:
     path.write_text("\n".join(lines) + "\n", "utf-8")
 
 
-def set_up(
-    case: dict[str, Any], folder: Path, made: Path, request: pytest.FixtureRequest
-) -> None:
+def set_up(case: dict[str, Any], folder: Path, made: Path, request: pytest.FixtureRequest) -> None:
     shutil.copytree(HERE / "files", folder, dirs_exist_ok=True)
     if case.get("batch"):
         shutil.copytree(request.getfixturevalue("batches"), folder, dirs_exist_ok=True)

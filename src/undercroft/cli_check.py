@@ -16,7 +16,6 @@ import typer
 from undercroft.clikit import Output, err, fail, interruptible
 from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
 from undercroft.crawl import content as crawl_content
-from undercroft.keep import scenario as keep_scenario  # noqa: F401  (registers its kinds)
 
 out = Output()
 

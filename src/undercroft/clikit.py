@@ -59,6 +59,7 @@ err = Console(stderr=True, emoji=False)  # user text: `a:b:c` is no emoji code
 PIPED_WIDTH = 200
 """Columns of :class:`Output` when it is not a terminal and ``COLUMNS`` does not say."""
 
+
 class Output(Console):
     """A console for standard output that, when piped or redirected, is wide enough
     (:data:`PIPED_WIDTH`) for a table to keep whole lines instead of rich's 80 columns;

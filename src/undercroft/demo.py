@@ -27,8 +27,8 @@ from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.core.sight import Sight, supercover
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.runner import play
+from undercroft.keep.rules.wounds import head_out_chance, unconscious_chance
 from undercroft.keep.scenario import build_world
-from undercroft.keep.wounds import head_out_chance, unconscious_chance
 from undercroft.render.keep_account import InvasionAccount, TeeLog
 from undercroft.render.narrate import narrate, summary_lines
 from undercroft.render.text import draw, legend

@@ -16,8 +16,8 @@ import pytest
 
 from analysis.analysis_kit import KEEP_DAYS, KEEP_RUNS, KEEP_SCENARIO, SEED, Played, invoke
 from undercroft.core.dice import derive_seed
+from undercroft.keep.content.settings import parse
 from undercroft.keep.scenario import build_world
-from undercroft.keep.settings import parse
 
 TABLES = ("runs", "invasions", "traps", "doors", "squares")
 

@@ -1,6 +1,6 @@
 """Exact keep odds (``odds keep-ko``, ``odds keep-head``): every row against fractions
 worked out here from the catalogue's text, and against the frequencies of the engine's own
-wound resolution (:func:`undercroft.keep.wounds.inflict`) over many seeded draws."""
+wound resolution (:func:`undercroft.keep.rules.wounds.inflict`) over many seeded draws."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from analysis.analysis_kit import invoke
 from undercroft.analysis.keep_odds import head_odds, ko_odds
 from undercroft.analysis.stats import wilson
 from undercroft.core.grid import Pos
-from undercroft.keep import wounds
-from undercroft.keep.actors import Job, Minion
+from undercroft.keep.rules import wounds
 from undercroft.keep.scenario import build_world
-from undercroft.keep.world import World
+from undercroft.keep.state.actors import Job, Minion
+from undercroft.keep.state.world import World
 
 # ../shared/rules/keep.md, as written there (percentages):
 # K-KO-02 "light 75%, serious 50%, critical 25%. With a blunt weapon (a hammer) or fists:

@@ -25,9 +25,9 @@ def texts(svg: str) -> list[str]:
     return re.findall(r"<!-- (.*?) -->", svg)
 
 
-def tables(rows: dict[str, list[tuple[Any, ...]]], columns: dict[str, str]) -> Callable[
-    [str], list[tuple[Any, ...]]
-]:
+def tables(
+    rows: dict[str, list[tuple[Any, ...]]], columns: dict[str, str]
+) -> Callable[[str], list[tuple[Any, ...]]]:
     """A query over in-memory tables (``columns``: table -> its SQL column list)."""
     conn = duckdb.connect()
     for name, cols in columns.items():

@@ -100,7 +100,6 @@ def test_a_catalogue_that_is_not_ours_is_refused(
     assert not (tmp_path / ".duckdb").exists()
 
 
-
 def test_one_process_runs_query_after_query_even_after_a_failed_one(played: Played) -> None:
     """DuckDB shares one database instance among a process's connections to a file: the
     locked configuration of one sandbox refused the next ("Cannot change configuration

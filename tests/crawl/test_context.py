@@ -94,8 +94,11 @@ def test_a_choice_tells_the_tested_hero_and_each_options_trait_tests() -> None:
     for seed in range(12):
         seen, _ = played("greyhollow-cellars", list(PACK.heroes)[:4], seed)
         for seat, heroes, _dm, _at in seen:
-            if seat is Seat.HEROES and heroes and heroes["kind"] == "choice" and (
-                heroes["area"] == "Cells"
+            if (
+                seat is Seat.HEROES
+                and heroes
+                and heroes["kind"] == "choice"
+                and (heroes["area"] == "Cells")
             ):
                 strike, leave = heroes["options"]
                 assert strike["tests"] == [{"trait": "Strong", "target": 3, "who": "self"}]

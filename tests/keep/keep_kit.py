@@ -9,15 +9,16 @@ from typing import Any
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import EventLog, KeepTime, LogEntry
 from undercroft.core.grid import Pos
-from undercroft.keep import building, invasions, stepping
-from undercroft.keep.actors import Creature, Job, Merchant, Minion
-from undercroft.keep.commands import CommandResult, Connect, execute
-from undercroft.keep.invaders import Adventurer, Whereabouts
-from undercroft.keep.invasion_state import Group
-from undercroft.keep.parties import MemberDraw
+from undercroft.keep.commands import execute
+from undercroft.keep.rules import building, invasions, stepping
+from undercroft.keep.rules.parties import MemberDraw
 from undercroft.keep.scenario import world_from_text
-from undercroft.keep.structures import Structure
-from undercroft.keep.world import World
+from undercroft.keep.state.actors import Creature, Job, Merchant, Minion
+from undercroft.keep.state.invaders import Adventurer, Whereabouts
+from undercroft.keep.state.invasion_state import Group
+from undercroft.keep.state.orders import CommandResult, Connect
+from undercroft.keep.state.structures import Structure
+from undercroft.keep.state.world import World
 
 HEADER = """\
 kind = "keep-scenario"

@@ -23,12 +23,13 @@ from keep_kit import (
 
 from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos
-from undercroft.keep import director, goals, invasions, perception
-from undercroft.keep.actors import Condition, Job
-from undercroft.keep.attributes import Attributes
-from undercroft.keep.commands import Divine, WatchfulEye, execute
-from undercroft.keep.invaders import Whereabouts
+from undercroft.keep.commands import execute
+from undercroft.keep.content.attributes import Attributes
+from undercroft.keep.rules import director, goals, invasions, perception
 from undercroft.keep.save import load_world, save_world
+from undercroft.keep.state.actors import Condition, Job
+from undercroft.keep.state.invaders import Whereabouts
+from undercroft.keep.state.orders import Divine, WatchfulEye
 
 # The Master's room behind a door, far from the portal: nobody sees the group come in.
 HIDDEN = """
@@ -209,7 +210,7 @@ def test_a_minion_sights_a_member_within_3_plus_2_x_stalk_in_its_view() -> None:
 def test_an_alarm_trap_sights_the_group_that_set_it_off() -> None:
     from keep_kit import put, wire
 
-    from undercroft.keep import traps
+    from undercroft.keep.rules import traps
 
     world, log = invaded(HIDDEN)
     wire_ = put(world, "tripwire", 5, 3)

@@ -8,8 +8,9 @@ from keep_kit import HALL, ScriptedDice, make_world, minion, of
 from undercroft.core.checks import DiceModel, Grade
 from undercroft.core.content import ContentError
 from undercroft.core.grid import Pos, Terrain
-from undercroft.keep.actors import Job
-from undercroft.keep.commands import Build, Remove, execute
+from undercroft.keep.commands import execute
+from undercroft.keep.state.actors import Job
+from undercroft.keep.state.orders import Build, Remove
 
 STOCK = "stockpile = { at = [1, 1], metal = 7 }\n"
 
@@ -153,7 +154,7 @@ def test_a_site_needing_several_hauls_gets_exactly_its_metal() -> None:
 def test_a_walker_goes_round_a_barricade_finished_on_its_way() -> None:
     from keep_kit import put
 
-    from undercroft.keep import visitors
+    from undercroft.keep.rules import visitors
 
     world, _ = make_world(TWO_GAPS)
     wolf = visitors.arrive(world, "wolf", Pos(5, 0), [Pos(7, 5)])

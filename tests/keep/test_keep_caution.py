@@ -22,11 +22,11 @@ from keep_kit import (
 from test_keep_knowledge import TWO_WAYS, WIDE, trap_at
 
 from undercroft.core.grid import Pos
-from undercroft.keep import caution, knowledge, learning, stepping, traps
-from undercroft.keep.clock import TICKS_PER_MINUTE
-from undercroft.keep.invaders import Adventurer
-from undercroft.keep.structures import Mechanism, Trigger
-from undercroft.keep.world import World
+from undercroft.keep.content.calendar import TICKS_PER_MINUTE
+from undercroft.keep.rules import caution, knowledge, learning, stepping, traps
+from undercroft.keep.state.invaders import Adventurer
+from undercroft.keep.state.structures import Mechanism, Trigger
+from undercroft.keep.state.world import World
 
 # The only way down is a corridor 1 tile wide, x = 5, y = 3..6.
 CORRIDOR = """
@@ -280,7 +280,8 @@ def test_each_adventurer_can_be_inspected_and_keeps_its_bonuses_until_it_leaves(
 
 @pytest.mark.rule("K-LEARN-01", "R-K-LEARN-01", "K-KNOW-02")
 def test_a_trap_pulled_by_a_lever_teaches_too_counted_from_its_mechanism_if_unwired() -> None:
-    from undercroft.keep.commands import PullLever, execute
+    from undercroft.keep.commands import execute
+    from undercroft.keep.state.orders import PullLever
 
     world, log = invaded(WIDE)
     lever = put(world, "lever", 4, 4)

@@ -25,11 +25,12 @@ from keep_kit import (
 
 from undercroft.core.checks import DiceModel
 from undercroft.core.grid import Pos
-from undercroft.keep import combat, fallen, fighters, perception, skirmish, stepping
-from undercroft.keep.actors import Condition, Job, Stance
-from undercroft.keep.commands import OrderAttack, execute
-from undercroft.keep.stances import Act, Foe, Reach, Situation, decide
-from undercroft.keep.world import World
+from undercroft.keep.commands import execute
+from undercroft.keep.rules import combat, fallen, fighters, perception, skirmish, stepping
+from undercroft.keep.rules.stances import Act, Foe, Reach, Situation, decide
+from undercroft.keep.state.actors import Condition, Job, Stance
+from undercroft.keep.state.orders import OrderAttack
+from undercroft.keep.state.world import World
 
 
 def facing_off(tiles: str = HALL, extra: str = "", **kw: Any) -> tuple[World, Any, Any]:

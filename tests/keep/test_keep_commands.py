@@ -6,18 +6,10 @@ import pytest
 from keep_kit import HALL, make_world, minion, of, put, wire
 
 from undercroft.core.grid import Pos
-from undercroft.keep.actors import Job, Stance
-from undercroft.keep.commands import (
-    COMMANDS,
-    Build,
-    Move,
-    Remove,
-    SetJob,
-    SetStance,
-    SetTimer,
-    execute,
-)
-from undercroft.keep.structures import PartState, Timer, TrapPart
+from undercroft.keep.commands import execute
+from undercroft.keep.state.actors import Job, Stance
+from undercroft.keep.state.orders import COMMANDS, Build, Move, Remove, SetJob, SetStance, SetTimer
+from undercroft.keep.state.structures import PartState, Timer, TrapPart
 
 
 @pytest.mark.rule("R-K-STANCE-01")

@@ -8,10 +8,10 @@ import pytest
 from keep_kit import adv, creature, invade, invaded, member, merchant, minion, stand
 
 from undercroft.core.grid import Pos
-from undercroft.keep import fighters, movement, stepping, visitors
-from undercroft.keep.actors import Job
-from undercroft.keep.invaders import Adventurer
-from undercroft.keep.world import World
+from undercroft.keep.rules import fighters, movement, stepping, visitors
+from undercroft.keep.state.actors import Job
+from undercroft.keep.state.invaders import Adventurer
+from undercroft.keep.state.world import World
 
 # A corridor one tile wide between two rooms: nobody can go round someone standing in it.
 CORRIDOR = """

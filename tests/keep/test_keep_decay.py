@@ -6,11 +6,12 @@ import pytest
 from keep_kit import HALL, creature, fired, make_world, minion, of, put, wire
 
 from undercroft.core.events import EventLog
-from undercroft.keep import traps
-from undercroft.keep.actors import Job
-from undercroft.keep.commands import PullLever, execute
+from undercroft.keep.commands import execute
+from undercroft.keep.rules import traps
 from undercroft.keep.scenario import build_world
-from undercroft.keep.structures import PartState, TrapPart, Trigger
+from undercroft.keep.state.actors import Job
+from undercroft.keep.state.orders import PullLever
+from undercroft.keep.state.structures import PartState, TrapPart, Trigger
 
 TWO_DAYS = 2 * 24 * 60
 

@@ -12,12 +12,12 @@ from typer.testing import CliRunner
 
 from undercroft.cli import app
 from undercroft.core.events import EventLog
-from undercroft.keep.actors import Condition, Creature
-from undercroft.keep.clock import day_of, day_start
+from undercroft.keep.content.calendar import day_of, day_start
 from undercroft.keep.save import clone_world, load_world, save_world
 from undercroft.keep.scenario import build_world, shipped
-from undercroft.keep.structures import Door, Lock, Mechanism, Timer, Trigger
-from undercroft.keep.world import World
+from undercroft.keep.state.actors import Condition, Creature
+from undercroft.keep.state.structures import Door, Lock, Mechanism, Timer, Trigger
+from undercroft.keep.state.world import World
 
 
 def test_the_three_default_scenarios_are_listed_by_their_ids() -> None:

@@ -8,13 +8,13 @@ import pytest
 from keep_kit import CALM, HALL, adv, calm, invade, invaded, member, minion, stand
 from test_keep_fallen import knock_out
 
-from undercroft.keep import fallen, goals, invasions
-from undercroft.keep.actors import Condition, Job, Minion
-from undercroft.keep.invaders import Adventurer
-from undercroft.keep.invasion_state import Group
+from undercroft.keep.rules import fallen, goals, invasions
 from undercroft.keep.scenario import build_world
-from undercroft.keep.tasks import TaskKind
-from undercroft.keep.world import World
+from undercroft.keep.state.actors import Condition, Job, Minion
+from undercroft.keep.state.invaders import Adventurer
+from undercroft.keep.state.invasion_state import Group
+from undercroft.keep.state.tasks import TaskKind
+from undercroft.keep.state.world import World
 
 CELL = '[[cell]]\nat = [9, 8]\nname = "cell"\n'
 

@@ -13,12 +13,13 @@ from keep_kit import HALL, adv, invade, invaded, member, of, run_until
 from undercroft.core.dice import DiceSampler, derive_seed
 from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos, Terrain
-from undercroft.keep import director, goals, invasions
-from undercroft.keep.clock import day_start
-from undercroft.keep.commands import AnswerFugitive, RiteOfStorms, execute
-from undercroft.keep.invasion_state import Group
-from undercroft.keep.ruleset import KeepOptions, default_ruleset
-from undercroft.keep.world import World
+from undercroft.keep.commands import execute
+from undercroft.keep.content.calendar import day_start
+from undercroft.keep.content.ruleset import KeepOptions, default_ruleset
+from undercroft.keep.rules import director, goals, invasions
+from undercroft.keep.state.invasion_state import Group
+from undercroft.keep.state.orders import AnswerFugitive, RiteOfStorms
+from undercroft.keep.state.world import World
 
 OPTIONS = default_ruleset().options
 

@@ -7,11 +7,12 @@ from keep_kit import THREE_DOORS, creature, make_world, minion, of, put, wire
 
 from undercroft.core.events import EventLog
 from undercroft.core.grid import DoorState, Pos
-from undercroft.keep import movement, traps
-from undercroft.keep.actors import Job
-from undercroft.keep.commands import HoldDoorOpen, PullLever, Remove, execute
-from undercroft.keep.structures import Trigger
-from undercroft.keep.world import World
+from undercroft.keep.commands import execute
+from undercroft.keep.rules import movement, traps
+from undercroft.keep.state.actors import Job
+from undercroft.keep.state.orders import HoldDoorOpen, PullLever, Remove
+from undercroft.keep.state.structures import Trigger
+from undercroft.keep.state.world import World
 
 
 def door_events(log: EventLog) -> list[tuple[int, str, str, str]]:

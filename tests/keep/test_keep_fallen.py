@@ -9,11 +9,11 @@ import pytest
 from keep_kit import CALM, HALL, adv, calm, invade, invaded, make_world, member, minion, of, stand
 
 from undercroft.core.grid import Pos
-from undercroft.keep import fallen, learning, wounds
-from undercroft.keep.actors import Being, Condition, Job
-from undercroft.keep.invaders import Whereabouts
-from undercroft.keep.ruleset import default_ruleset
-from undercroft.keep.world import World
+from undercroft.keep.content.ruleset import default_ruleset
+from undercroft.keep.rules import fallen, learning, wounds
+from undercroft.keep.state.actors import Being, Condition, Job
+from undercroft.keep.state.invaders import Whereabouts
+from undercroft.keep.state.world import World
 
 
 def knock_out(world: World, being: Being, *, bleeding: bool = False, by: str = "test") -> None:
@@ -119,7 +119,7 @@ def test_a_cleric_heals_a_fallen_groupmate_it_stops_the_bleeding() -> None:
     stand(world, warrior, 3, 3)
     stand(world, cleric, 6, 6)
     knock_out(world, warrior, bleeding=True)
-    from undercroft.keep import stepping
+    from undercroft.keep.rules import stepping
 
     stepping.queue_step(world, cleric)
     world.run(world.now + 30)
@@ -180,7 +180,7 @@ def test_an_adventurer_kills_a_fallen_enemy_lying_beside_it() -> None:
     stand(world, warrior, 3, 3)
     kobold = minion(world, 4, 3, job=Job.NONE)
     knock_out(world, kobold)
-    from undercroft.keep import stepping
+    from undercroft.keep.rules import stepping
 
     stepping.queue_step(world, warrior)
     world.run(world.now + 2)

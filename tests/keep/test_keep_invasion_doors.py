@@ -23,9 +23,9 @@ from keep_kit import (
 )
 
 from undercroft.core.grid import Pos
-from undercroft.keep import doors, forcing, goals
-from undercroft.keep.invasion_state import Group, GroupJob
-from undercroft.keep.structures import Door
+from undercroft.keep.rules import doors, forcing, goals
+from undercroft.keep.state.invasion_state import Group, GroupJob
+from undercroft.keep.state.structures import Door
 
 # A door on the short way to the Master, an open gap on a longer one.
 DOOR_OR_GAP = """

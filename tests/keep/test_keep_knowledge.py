@@ -10,10 +10,10 @@ from keep_kit import ScriptedDice, adv, invade, invaded, member, of, put, record
 
 from undercroft.core.checks import DiceModel, Grade
 from undercroft.core.grid import Pos
-from undercroft.keep import knowledge, traps
-from undercroft.keep.actors import Condition
-from undercroft.keep.structures import Trigger
-from undercroft.keep.world import World
+from undercroft.keep.rules import knowledge, traps
+from undercroft.keep.state.actors import Condition
+from undercroft.keep.state.structures import Trigger
+from undercroft.keep.state.world import World
 
 WIDE = "\n".join(
     ["###############p###############"]

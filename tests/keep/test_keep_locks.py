@@ -6,10 +6,11 @@ import pytest
 from keep_kit import THREE_DOORS, ScriptedDice, creature, make_world, merchant, minion, of
 
 from undercroft.core.grid import DoorState, Pos
-from undercroft.keep import doors, jobs, locks, movement
-from undercroft.keep.actors import Job
-from undercroft.keep.commands import ArmLock, Build, DisarmLock, OrderAttack, execute
-from undercroft.keep.world import World
+from undercroft.keep.commands import execute
+from undercroft.keep.rules import doors, jobs, locks, movement
+from undercroft.keep.state.actors import Job
+from undercroft.keep.state.orders import ArmLock, Build, DisarmLock, OrderAttack
+from undercroft.keep.state.world import World
 
 ALL_LOCKED = THREE_DOORS.replace("+", "&")
 STOCK = "stockpile = { at = [1, 1], metal = 20 }\n"
@@ -71,7 +72,7 @@ def test_an_armed_lock_stops_a_walker_already_on_its_way() -> None:
     wolf = creature(world, "wolf", 4, 1)
     assert movement.walk_to(world, wolf, Pos(4, 8))  # through door:1, closed not locked
     world.run(2)
-    from undercroft.keep import building
+    from undercroft.keep.rules import building
 
     building.place(world, "lock", Pos(4, 6))
     building.place(world, "lock", Pos(6, 6))

@@ -28,10 +28,10 @@ from typing import Any
 import pytest
 
 from undercroft.core.events import Event, Time
-from undercroft.keep.actors import Being
-from undercroft.keep.invaders import Adventurer, Whereabouts
 from undercroft.keep.scenario import build_world
-from undercroft.keep.world import World
+from undercroft.keep.state.actors import Being
+from undercroft.keep.state.invaders import Adventurer, Whereabouts
+from undercroft.keep.state.world import World
 
 SCENARIOS = ("tutorial", "mid", "late")
 DAYS = 60

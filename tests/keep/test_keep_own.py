@@ -7,10 +7,10 @@ from keep_kit import HALL, creature, fired, keep_time, make_world, merchant, min
 
 from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos
-from undercroft.keep import jobs, movement, visitors
-from undercroft.keep.actors import Being, Creature, Job
-from undercroft.keep.structures import PartState, Trigger
-from undercroft.keep.world import World
+from undercroft.keep.rules import jobs, movement, visitors
+from undercroft.keep.state.actors import Being, Creature, Job
+from undercroft.keep.state.structures import PartState, Trigger
+from undercroft.keep.state.world import World
 
 LAIR = '[[lair]]\nname = "den"\nat = [8, 7]\n'
 

@@ -8,9 +8,9 @@ import pytest
 from keep_kit import HALL, invaded, of
 
 from undercroft.core.dice import DiceSampler, derive_seed
-from undercroft.keep.growth import FULL_GROUP, full_from
-from undercroft.keep.parties import MIN_LATER, PartyDraw, as_warriors, draw_party
-from undercroft.keep.ruleset import default_ruleset
+from undercroft.keep.content.growth import FULL_GROUP, full_from
+from undercroft.keep.content.ruleset import default_ruleset
+from undercroft.keep.rules.parties import MIN_LATER, PartyDraw, as_warriors, draw_party
 
 CONTENT = default_ruleset().adventurers
 

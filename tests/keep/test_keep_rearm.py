@@ -11,11 +11,12 @@ from undercroft.core.checks import DiceModel
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos
-from undercroft.keep import jobs, movement, traps
-from undercroft.keep.actors import Job, Minion
-from undercroft.keep.commands import Move, PullLever, execute
-from undercroft.keep.structures import Mechanism, PartState, Trigger
-from undercroft.keep.world import World
+from undercroft.keep.commands import execute
+from undercroft.keep.rules import jobs, movement, traps
+from undercroft.keep.state.actors import Job, Minion
+from undercroft.keep.state.orders import Move, PullLever
+from undercroft.keep.state.structures import Mechanism, PartState, Trigger
+from undercroft.keep.state.world import World
 
 
 def trap_world(trigger: str = "pressure_plate") -> tuple[World, EventLog, Trigger, Mechanism]:

@@ -10,12 +10,12 @@ from keep_kit import HALL, THREE_DOORS, make_world
 
 from undercroft.core.content import ContentError, check_file
 from undercroft.core.events import EventLog
-from undercroft.keep import trapworks
-from undercroft.keep.actors import Job, Minion
+from undercroft.keep.content import trapworks
 from undercroft.keep.scenario import build_world, resolve, shipped
-from undercroft.keep.structures import Door, Mechanism, Timer, Trigger
+from undercroft.keep.state.actors import Job, Minion
+from undercroft.keep.state.structures import Door, Mechanism, Timer, Trigger
 
-CONTENT = Path(trapworks.__file__).parent / "content"
+CONTENT = Path(trapworks.__file__).parent
 
 
 def test_the_shipped_scenarios_are_valid_content() -> None:

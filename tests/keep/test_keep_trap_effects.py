@@ -24,11 +24,11 @@ from keep_kit import (
 
 from undercroft.core.events import EventLog
 from undercroft.core.grid import Pos
-from undercroft.keep import caution, traps
-from undercroft.keep.actors import Job
-from undercroft.keep.ruleset import Effect, default_ruleset
-from undercroft.keep.structures import Mechanism, PartState, Trigger
-from undercroft.keep.world import World
+from undercroft.keep.content.ruleset import Effect, default_ruleset
+from undercroft.keep.rules import caution, traps
+from undercroft.keep.state.actors import Job
+from undercroft.keep.state.structures import Mechanism, PartState, Trigger
+from undercroft.keep.state.world import World
 
 # The mechanism stands at (4, 2) with a wall at (5, 2) east of it.
 WALLED = """
@@ -104,7 +104,7 @@ def test_a_gas_sprayer_leaves_a_cloud_and_wounds_those_it_catches() -> None:
 @pytest.mark.rule("K-TRAP-03", "R-K-TRAP-02")
 def test_a_web_holds_those_it_catches_and_they_walk_on_after() -> None:
     world, log, mech, (near, behind, _) = placed("web")
-    from undercroft.keep import movement
+    from undercroft.keep.rules import movement
 
     assert movement.walk_to(world, near, Pos(1, 4))
     fire(world, mech)

@@ -9,10 +9,11 @@ import pytest
 from keep_kit import HALL, creature, fired, make_world, of, put, wire
 
 from undercroft.core.grid import Pos
-from undercroft.keep import movement
-from undercroft.keep.commands import Build, Move, execute
-from undercroft.keep.ruleset import Effect, default_ruleset
-from undercroft.keep.structures import Mechanism, Trigger
+from undercroft.keep.commands import execute
+from undercroft.keep.content.ruleset import Effect, default_ruleset
+from undercroft.keep.rules import movement
+from undercroft.keep.state.orders import Build, Move
+from undercroft.keep.state.structures import Mechanism, Trigger
 
 ROOT = Path(__file__).resolve().parents[2]
 STOCK = "stockpile = { at = [1, 1], metal = 50 }\n"
@@ -87,7 +88,7 @@ def test_a_mechanism_catches_everyone_within_its_area() -> None:
     near = creature(world, "boar", 7, 6)  # Chebyshev 2
     far = creature(world, "boar", 8, 4)  # Chebyshev 3
     wolf = creature(world, "wolf", 1, 4)
-    from undercroft.keep import traps
+    from undercroft.keep.rules import traps
 
     traps.walker_enters(world, plate.id, wolf)
     shot = of(log, "trap.fired")[0]

@@ -6,10 +6,18 @@ import pytest
 from keep_kit import HALL, THREE_DOORS, creature, fired, make_world, of, put, wire
 
 from undercroft.core.grid import Pos
-from undercroft.keep import traps
-from undercroft.keep.structures import PartState, Trigger
-from undercroft.keep.wiring import Shape, Wire, Wiring, WiringError, expand, hops_over, shape_at
-from undercroft.keep.world import World
+from undercroft.keep.rules import traps
+from undercroft.keep.state.structures import PartState, Trigger
+from undercroft.keep.state.wiring import (
+    Shape,
+    Wire,
+    Wiring,
+    WiringError,
+    expand,
+    hops_over,
+    shape_at,
+)
+from undercroft.keep.state.world import World
 
 
 def step_on(world: World, trigger_id: str, breed: str = "wolf") -> None:

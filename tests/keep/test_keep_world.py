@@ -11,17 +11,12 @@ from keep_kit import HALL, keep_time, make_world, minion, put, wire
 from undercroft.core.events import EventLog, KeepTime, read_log
 from undercroft.core.grid import Pos
 from undercroft.keep import World
-from undercroft.keep.clock import (
-    ClockError,
-    EventQueue,
-    Priority,
-    day_start,
-    format_when,
-    parse_when,
-)
-from undercroft.keep.commands import Build, execute
+from undercroft.keep.commands import execute
+from undercroft.keep.content.calendar import ClockError, day_start, format_when, parse_when
 from undercroft.keep.save import SaveError, load_world, save_world
 from undercroft.keep.scenario import build_world
+from undercroft.keep.state.clock import EventQueue, Priority
+from undercroft.keep.state.orders import Build
 
 
 def run_log(name: str, seed: int, days: int) -> str:

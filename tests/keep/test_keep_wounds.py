@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from keep_kit import HALL, creature, make_world, minion, of
 
-from undercroft.keep import wounds
-from undercroft.keep.actors import Being, Condition
-from undercroft.keep.world import World
+from undercroft.keep.rules import wounds
+from undercroft.keep.state.actors import Being, Condition
+from undercroft.keep.state.world import World
 
 # The seed's combat page, as percentages (K-KO-02, K-KO-03, K-HEAD-01, K-HEAD-02).
 SEED_UNCONSCIOUS = {

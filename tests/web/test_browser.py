@@ -18,9 +18,9 @@ from web_kit import Secrets, assert_hidden, never_seen, secrets_of
 
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
-from undercroft.keep import invasions
-from undercroft.keep.commands import COMMANDS
+from undercroft.keep.rules import invasions
 from undercroft.keep.scenario import build_world
+from undercroft.keep.state.orders import COMMANDS
 from undercroft.web.crawl_games import CrawlGame
 from undercroft.web.keep_map import shown_beings
 

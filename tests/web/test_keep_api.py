@@ -9,11 +9,11 @@ import pytest
 from fastapi.testclient import TestClient
 from web_kit import JSON, app_of, bearer, make_client
 
-from undercroft.keep import learning
-from undercroft.keep.invaders import Adventurer
+from undercroft.keep.rules import learning
 from undercroft.keep.save import to_json
 from undercroft.keep.scenario import build_world
 from undercroft.keep.script import command_from, parse_command
+from undercroft.keep.state.invaders import Adventurer
 from undercroft.web.keep_view import KeepWatch
 
 

@@ -48,7 +48,7 @@ from undercroft.clikit import checkpoints, fail, interrupted, progress, warn, wr
 from undercroft.core.files import PathError, data_folder, make_folder, same_file, write_failure
 from undercroft.core.settings import SettingError
 from undercroft.crawl import settings as crawl_settings
-from undercroft.keep import settings as keep_settings
+from undercroft.keep.content import settings as keep_settings
 
 
 class _Out:

@@ -162,6 +162,7 @@ HEADERS = ("metric", "A", "B", "B - A", "test", "p", "p (Holm)", "verdict", "run
 
 def differences(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, str]]:
     """What the two batches' descriptions disagree on: (field, A, B)."""
+
     def text(value: Any) -> str:
         if isinstance(value, list | tuple):
             return ", ".join(str(v) for v in value) or "none"
@@ -204,10 +205,7 @@ def headline(rows: Sequence[Row], runs: tuple[int, int]) -> str:
         for r in differ[:3]
     )
     more = f" and {len(differ) - 3} more" if len(differ) > 3 else ""
-    return (
-        f"B differs from A on {len(differ)} of {len(tested)} metrics ({where}): "
-        f"{shown}{more}."
-    )
+    return f"B differs from A on {len(differ)} of {len(tested)} metrics ({where}): {shown}{more}."
 
 
 def write_report(

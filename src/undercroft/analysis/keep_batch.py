@@ -40,12 +40,12 @@ from undercroft.analysis.formats import Estimate
 from undercroft.analysis.keep_metrics import KeepMetrics
 from undercroft.analysis.plugin import Metric, Query, Rows, Section
 from undercroft.core.settings import Setting, describe
-from undercroft.keep import settings as keep_settings
-from undercroft.keep.clock import day_of
+from undercroft.keep.content import settings as keep_settings
+from undercroft.keep.content.calendar import day_of
 from undercroft.keep.fates import FATES
 from undercroft.keep.scenario import build_world
-from undercroft.keep.structures import Mechanism
-from undercroft.keep.world import World
+from undercroft.keep.state.structures import Mechanism
+from undercroft.keep.state.world import World
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from fractions import Fraction
 from typing import get_args
 
 from undercroft.analysis.odds import Odds, OddsError
-from undercroft.keep import wounds
-from undercroft.keep.equipment import Armour
+from undercroft.keep.content.equipment import Armour
+from undercroft.keep.rules import wounds
 
 WEAPONS = ("blunt", "edged")
 """K-KO-02 / K-HEAD-01 tell a blunt weapon (a hammer) or fists from every other weapon."""

@@ -14,7 +14,7 @@ from undercroft.analysis.formats import Estimate, pct
 from undercroft.analysis.plugin import Query, Section
 from undercroft.analysis.report import figure, first_runs, heatmaps, table
 from undercroft.core.events import MINUTES_PER_DAY
-from undercroft.keep.structures import Trigger
+from undercroft.keep.state.structures import Trigger
 
 if TYPE_CHECKING:
     from undercroft.analysis.keep_batch import KeepScenario

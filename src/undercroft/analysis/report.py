@@ -93,9 +93,14 @@ def heatmaps(
             continue
         figures.append(figure(plots.board_heatmap(board, counts, title=title, marks=marks)))
     said = "".join(f'<p class="note">No {esc(what)} in these runs.</p>' for what in none)
-    return '<div class="grid">' + "".join(figures) + f"</div>{said}" + (
-        f'<p class="note">{note} Numbers on the edges are the squares\' columns (x) and '
-        "rows (y).</p>"
+    return (
+        '<div class="grid">'
+        + "".join(figures)
+        + f"</div>{said}"
+        + (
+            f'<p class="note">{note} Numbers on the edges are the squares\' columns (x) and '
+            "rows (y).</p>"
+        )
     )
 
 
@@ -107,8 +112,6 @@ def first_runs(query: Query, picks: Sequence[tuple[str, str]]) -> list[tuple[str
         if rows and rows[0][0] is not None:
             found.append((label, int(rows[0][0])))
     return found
-
-
 
 
 def page(title: str, parts: Sequence[str]) -> str:

@@ -70,10 +70,7 @@ def points_table(
             for res in results
         )
         rows.append(f"<tr><td>{esc(metric.column)}</td>{cells}</tr>")
-    return (
-        f'<div class="scroll"><table><tr><th>metric</th>{head}</tr>{"".join(rows)}'
-        "</table></div>"
-    )
+    return f'<div class="scroll"><table><tr><th>metric</th>{head}</tr>{"".join(rows)}</table></div>'
 
 
 def write_report(

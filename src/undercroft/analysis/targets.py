@@ -16,9 +16,9 @@ from undercroft.analysis.rulesets import RULESETS, ruleset_named
 from undercroft.clikit import fail
 from undercroft.crawl.cli import load_set, party_of, policies, with_knobs
 from undercroft.crawl.content import DEFAULT_PACK
-from undercroft.keep import settings as keep_settings
 from undercroft.keep.cli import open_world
-from undercroft.keep.clock import MAX_DAYS
+from undercroft.keep.content import settings as keep_settings
+from undercroft.keep.content.calendar import MAX_DAYS
 
 
 def crawl_scenario(

@@ -1,6 +1,6 @@
 """One ``--set key=value`` of a run, batch or sweep, whatever the ruleset.
 
-The crawl (:mod:`undercroft.crawl.settings`) and the keep (:mod:`undercroft.keep.settings`)
+The crawl (:mod:`undercroft.crawl.settings`) and the keep (:mod:`undercroft.keep.content.settings`)
 say which keys exist and check the values against their content schemas; the shape of a
 setting, reading its value as TOML and splitting a sweep's values are shared here.
 """

@@ -30,15 +30,16 @@ from undercroft.core.content import ContentError
 from undercroft.core.events import StreamingLog
 from undercroft.core.files import write_failure
 from undercroft.core.settings import SettingError
-from undercroft.keep import director, learning, settings
-from undercroft.keep.clock import MAX_DAYS
-from undercroft.keep.invaders import Adventurer
+from undercroft.keep.content import settings
+from undercroft.keep.content.calendar import MAX_DAYS
+from undercroft.keep.rules import director, learning
 from undercroft.keep.save import SaveError, load_world, save_world
 from undercroft.keep.scenario import build_world
+from undercroft.keep.state.invaders import Adventurer
 from undercroft.render.keep_account import InvasionAccount, TeeLog
 
 if TYPE_CHECKING:
-    from undercroft.keep.world import World
+    from undercroft.keep.state.world import World
 
 out = Output()
 

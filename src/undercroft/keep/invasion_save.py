@@ -1,7 +1,7 @@
 """The invasion part of a saved world (kept apart from :mod:`undercroft.keep.save`).
 
 A save holds, under ``"invasions"``: the invasion systems' state
-(:class:`~undercroft.keep.invasion_state.InvasionState`), the positions of their random
+(:class:`~undercroft.keep.state.invasion_state.InvasionState`), the positions of their random
 streams, and the tick clock. Adventurers are saved with the other beings, in the world's
 order (which decides the order of a trap's ``caught`` list), as ``kind = "adventurer"``.
 A save written before invasions existed has no ``"invasions"``: it loads with a fresh
@@ -15,13 +15,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from undercroft.core.dice import DiceSampler
-from undercroft.keep import stepping
-from undercroft.keep.actors import Being, being_from_json
-from undercroft.keep.invaders import Adventurer
-from undercroft.keep.invasion_state import InvasionState
+from undercroft.keep.rules import stepping
+from undercroft.keep.state.actors import Being, being_from_json
+from undercroft.keep.state.invaders import Adventurer
+from undercroft.keep.state.invasion_state import InvasionState
 
 if TYPE_CHECKING:
-    from undercroft.keep.world import World
+    from undercroft.keep.state.world import World
 
 
 def being(data: Mapping[str, Any]) -> Being:

@@ -22,20 +22,21 @@ from undercroft.core.dice import DiceSampler
 from undercroft.core.files import PathError, check_input, write_text_atomic
 from undercroft.core.grid import Grid, Pos
 from undercroft.keep import invasion_save
-from undercroft.keep.clock import MAX_DAYS, EventQueue, can_handle
-from undercroft.keep.ruleset import Ruleset
+from undercroft.keep.content.calendar import MAX_DAYS
+from undercroft.keep.content.ruleset import Ruleset
 from undercroft.keep.scenario import shipped
-from undercroft.keep.stats import Workload
-from undercroft.keep.structures import (
+from undercroft.keep.state.clock import EventQueue, can_handle
+from undercroft.keep.state.stats import Workload
+from undercroft.keep.state.structures import (
     Mechanism,
     Site,
     Structure,
     Trigger,
     structure_from_json,
 )
-from undercroft.keep.tasks import Task
-from undercroft.keep.wiring import Wiring
-from undercroft.keep.world import Stockpile, World
+from undercroft.keep.state.tasks import Task
+from undercroft.keep.state.wiring import Wiring
+from undercroft.keep.state.world import Stockpile, World
 
 FORMAT = "undercroft-keep-save"
 FORMAT_VERSION = 1

@@ -30,16 +30,16 @@ from undercroft.core.content import (
 )
 from undercroft.core.grid import DoorState, Grid, Pos
 from undercroft.core.settings import Setting
-from undercroft.keep import building, director, doors, invasions, stepping
-from undercroft.keep import settings as content_settings
-from undercroft.keep.actors import Creature, Job, Master, Minion, Stance
-from undercroft.keep.building import PlacementError
-from undercroft.keep.clock import TICKS_PER_MINUTE, day_start, parse_when
-from undercroft.keep.invaders import Whereabouts
-from undercroft.keep.invasion_state import Feature
-from undercroft.keep.parties import MemberDraw
-from undercroft.keep.ruleset import Attributes, Ruleset, content_path, default_ruleset, load_ruleset
-from undercroft.keep.scenario_schema import (
+from undercroft.keep.content import settings as content_settings
+from undercroft.keep.content.calendar import TICKS_PER_MINUTE, day_start, parse_when
+from undercroft.keep.content.ruleset import (
+    Attributes,
+    Ruleset,
+    content_path,
+    default_ruleset,
+    load_ruleset,
+)
+from undercroft.keep.content.scenario_schema import (
     CreatureSchema,
     MinionSchema,
     PrisonerSchema,
@@ -47,9 +47,15 @@ from undercroft.keep.scenario_schema import (
     ScenarioSchema,
     ScriptSchema,
 )
-from undercroft.keep.structures import Door, Lock
-from undercroft.keep.wiring import WiringError
-from undercroft.keep.world import Stockpile, World, provides_scenarios
+from undercroft.keep.rules import building, director, doors, invasions, stepping
+from undercroft.keep.rules.building import PlacementError
+from undercroft.keep.rules.parties import MemberDraw
+from undercroft.keep.state.actors import Creature, Job, Master, Minion, Stance
+from undercroft.keep.state.invaders import Whereabouts
+from undercroft.keep.state.invasion_state import Feature
+from undercroft.keep.state.structures import Door, Lock
+from undercroft.keep.state.wiring import WiringError
+from undercroft.keep.state.world import Stockpile, World, provides_scenarios
 
 # -- finding scenarios ---------------------------------------------------------------------
 

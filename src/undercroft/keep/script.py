@@ -18,14 +18,17 @@ from typing import TYPE_CHECKING, Any
 from undercroft.core.content import ContentError, validate
 from undercroft.core.events import MINUTES_PER_DAY, Event
 from undercroft.core.grid import Pos
-from undercroft.keep import commands, doors, invasions, jobs, movement, visitors
-from undercroft.keep.actors import Creature, Job, Stance
-from undercroft.keep.clock import handles, parse_when
-from undercroft.keep.parties import MemberDraw
-from undercroft.keep.scenario_schema import CommandSchema
+from undercroft.keep import commands
+from undercroft.keep.content.calendar import parse_when
+from undercroft.keep.content.scenario_schema import CommandSchema
+from undercroft.keep.rules import doors, invasions, jobs, movement, visitors
+from undercroft.keep.rules.parties import MemberDraw
+from undercroft.keep.state import orders
+from undercroft.keep.state.actors import Creature, Job, Stance
+from undercroft.keep.state.clock import handles
 
 if TYPE_CHECKING:
-    from undercroft.keep.world import World
+    from undercroft.keep.state.world import World
 
 
 def resolve_ref(world: World, ref: str) -> str:
@@ -42,27 +45,27 @@ PLACE_KEYS = ("at", "to")
 """The keys of a keeper command that hold a tile (``path`` holds a list of them)."""
 
 
-def parse_command(world: World, data: Any) -> commands.Command:
+def parse_command(world: World, data: Any) -> orders.Command:
     """A keeper command sent as JSON (``{"do": "build", "kind": ..., "at": [x, y]}``: a
     script item without ``when``) as its typed command, or :class:`CommandError` saying
     which key is wrong. Checked with the script's schema; names (labels, structure names)
     are resolved as in a script; places are ``[x, y]`` on the map."""
     if not isinstance(data, dict):
-        raise commands.CommandError('a command is a JSON object: {"do": VERB, ...}')
+        raise orders.CommandError('a command is a JSON object: {"do": VERB, ...}')
     try:
         entry = validate(data, CommandSchema, json.dumps(data), "the command")
     except ContentError as exc:
-        raise commands.CommandError(
+        raise orders.CommandError(
             "; ".join(
                 f"{p.key or 'the command'}: {p.message}"
                 + (f" (allowed: {', '.join(p.allowed)})" if p.allowed else "")
                 for p in exc.problems
             )
         ) from None
-    if entry.do not in commands.COMMANDS:
-        raise commands.CommandError(
+    if entry.do not in orders.COMMANDS:
+        raise orders.CommandError(
             f"do: {entry.do!r} is a scenario happening, not a keeper command "
-            f"(allowed: {', '.join(commands.COMMANDS)})"
+            f"(allowed: {', '.join(orders.COMMANDS)})"
         )
     item = entry.model_dump(exclude_none=True)
     for key in PLACE_KEYS:
@@ -81,13 +84,13 @@ def _tile(world: World, key: str, value: Any) -> list[int]:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
         or not (0 <= value[0] < grid.width and 0 <= value[1] < grid.height)
     ):
-        raise commands.CommandError(
+        raise orders.CommandError(
             f"{key}: a tile [x, y] on the map (0..{grid.width - 1}, 0..{grid.height - 1})"
         )
     return list(value)
 
 
-def command_from(item: Mapping[str, Any], r: Callable[[str], str]) -> commands.Command:
+def command_from(item: Mapping[str, Any], r: Callable[[str], str]) -> orders.Command:
     """The typed command of a checked script item (places as ``[x, y]``); ``r`` resolves
     the name under a key to an id."""
 
@@ -97,36 +100,36 @@ def command_from(item: Mapping[str, Any], r: Callable[[str], str]) -> commands.C
 
     do = item["do"]
     if do == "build":
-        return commands.Build(item["kind"], at("at"), item.get("name"), item.get("delay"))
+        return orders.Build(item["kind"], at("at"), item.get("name"), item.get("delay"))
     if do == "move":
-        return commands.Move(r("structure"), at("to"))
+        return orders.Move(r("structure"), at("to"))
     if do == "remove":
-        return commands.Remove(r("target"))
+        return orders.Remove(r("target"))
     if do == "wire":
-        return commands.Connect(tuple(Pos(x, y) for x, y in item["path"]))
+        return orders.Connect(tuple(Pos(x, y) for x, y in item["path"]))
     if do == "set_timer":
-        return commands.SetTimer(r("timer"), int(item["minutes"]))
+        return orders.SetTimer(r("timer"), int(item["minutes"]))
     if do == "arm_lock":
-        return commands.ArmLock(r("door"))
+        return orders.ArmLock(r("door"))
     if do == "disarm_lock":
-        return commands.DisarmLock(r("door"))
+        return orders.DisarmLock(r("door"))
     if do == "hold_door_open":
-        return commands.HoldDoorOpen(r("door"), bool(item["hold"]))
+        return orders.HoldDoorOpen(r("door"), bool(item["hold"]))
     if do == "pull_lever":
-        return commands.PullLever(r("lever"))
+        return orders.PullLever(r("lever"))
     if do == "set_job":
-        return commands.SetJob(r("minion"), Job(item["job"]))
+        return orders.SetJob(r("minion"), Job(item["job"]))
     if do == "set_stance":
-        return commands.SetStance(r("minion"), Stance(item["stance"]))
+        return orders.SetStance(r("minion"), Stance(item["stance"]))
     if do == "rite_of_storms":
-        return commands.RiteOfStorms(item.get("hours"))
+        return orders.RiteOfStorms(item.get("hours"))
     if do == "answer_fugitive":
-        return commands.AnswerFugitive(str(item["fugitive"]), bool(item.get("accept", True)))
+        return orders.AnswerFugitive(str(item["fugitive"]), bool(item.get("accept", True)))
     if do == "divine":
-        return commands.Divine()
+        return orders.Divine()
     if do == "watchful_eye":
-        return commands.WatchfulEye()
-    return commands.OrderAttack(r("minion"), r("target"))
+        return orders.WatchfulEye()
+    return orders.OrderAttack(r("minion"), r("target"))
 
 
 @handles("script")
@@ -150,7 +153,7 @@ def run_script_item(world: World, item: Mapping[str, Any]) -> None:
         return resolve_ref(world, str(item[key]))
 
     do = item["do"]
-    if do in commands.COMMANDS:
+    if do in orders.COMMANDS:
         commands.execute(world, command_from(item, r))
         return
     try:

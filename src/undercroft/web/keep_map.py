@@ -1,11 +1,11 @@
 """What the keep viewer draws of a world now: map, structures, wiring, beings, invasions.
 
-A pure reading of :class:`undercroft.keep.world.World` (nothing here changes it). Beings
+A pure reading of :class:`undercroft.keep.state.world.World` (nothing here changes it). Beings
 are given with their side (K-OWN-01..04), their state in a fight (up, unconscious or
 dead; wound points, K-KO-01; bleeding, K-WAKE-02; held or terrified, K-TRAP-03; carried,
 K-WAKE-01) and, for an adventurer, its group and whereabouts (in, a prisoner, left,
 dead). The bodies of the dead lie where they fell until butchered or burned (K-AFTER-02).
-What one adventurer knows is :func:`undercroft.keep.learning.view` (K-LEARN-07), the same
+What one adventurer knows is :func:`undercroft.keep.rules.learning.view` (K-LEARN-07), the same
 reading ``run keep --inspect`` prints.
 """
 
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from undercroft.keep import director
-from undercroft.keep.actors import Being, Condition, Minion
-from undercroft.keep.invaders import Adventurer, Whereabouts
-from undercroft.keep.world import World
+from undercroft.keep.rules import director
+from undercroft.keep.state.actors import Being, Condition, Minion
+from undercroft.keep.state.invaders import Adventurer, Whereabouts
+from undercroft.keep.state.world import World
 
 
 def clock(minute: int) -> dict[str, int]:

@@ -22,9 +22,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from undercroft.core.events import EventLog, LogEntry
-from undercroft.keep.ruleset import Ruleset
+from undercroft.keep.content.ruleset import Ruleset
 from undercroft.keep.scenario import build_world, shipped
-from undercroft.keep.world import World
+from undercroft.keep.state.world import World
 from undercroft.render.keep_lines import Names
 from undercroft.web.keep_map import clock
 from undercroft.web.keep_view import QUIET, line

@@ -20,12 +20,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from undercroft.core.events import Event, LogEntry, Time
-from undercroft.keep import learning
-from undercroft.keep.commands import CommandError, execute
-from undercroft.keep.invaders import Adventurer
+from undercroft.keep.commands import execute
+from undercroft.keep.rules import learning
 from undercroft.keep.scenario import build_world, shipped
 from undercroft.keep.script import parse_command
-from undercroft.keep.world import World
+from undercroft.keep.state.invaders import Adventurer
+from undercroft.keep.state.orders import CommandError
+from undercroft.keep.state.world import World
 from undercroft.render.keep_lines import Names, command_sentence, sentence
 from undercroft.web.crawl_games import new_token
 from undercroft.web.hub import RefusalError

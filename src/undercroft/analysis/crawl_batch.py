@@ -30,13 +30,13 @@ from typing import Any
 
 import pyarrow as pa
 
+from undercroft.agents.plugins import resolve_policy
 from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.analysis import exercise
 from undercroft.analysis.crawl_metrics import CrawlMetrics
 from undercroft.analysis.crawl_scenario import CrawlScenario
 from undercroft.analysis.estimates import Estimate, Metric
 from undercroft.analysis.plugin import Query, Rows, Section
-from undercroft.crawl.plugins import resolve_policy
 from undercroft.crawl.runner import play
 from undercroft.crawl.settings import Setting, describe, parse
 

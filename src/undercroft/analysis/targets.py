@@ -14,7 +14,7 @@ from undercroft.analysis.keep_scenario import KeepScenario
 from undercroft.analysis.plugin import BatchRuleset
 from undercroft.analysis.rulesets import RULESETS, ruleset_named
 from undercroft.clikit import fail
-from undercroft.crawl.cli import load_set, party_of, policies, with_knobs
+from undercroft.crawl.app.cli import load_set, party_of, policies, with_knobs
 from undercroft.crawl.content import DEFAULT_PACK
 from undercroft.keep import settings as keep_settings
 from undercroft.keep.cli import open_world

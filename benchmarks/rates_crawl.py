@@ -4,7 +4,7 @@ parties, the hero policies and the Dungeon Masters.
 A *cell* is an adventure, a party, a hero policy and a DM policy; every cell plays the
 seeds 0 .. N-1 (``--seeds``, default 100). A game is played by
 :func:`undercroft.crawl.runner.play` with an event sink
-(:func:`undercroft.crawl.rates.play_watched` around an
+(:func:`undercroft.crawl.app.rates.play_watched` around an
 :class:`undercroft.analysis.exercise.RuleCounter`), so no log is kept: the sink notes
 whether the Light reached 0 and counts, per rule ID, the events whose ``rules`` name it.
 
@@ -41,8 +41,8 @@ from typing import TextIO
 
 from undercroft.agents.registry import ALIASES, POLICIES
 from undercroft.analysis import exercise
+from undercroft.crawl.app.rates import Game, Rates, play_watched, rates_of
 from undercroft.crawl.content import Pack, default_pack
-from undercroft.crawl.rates import Game, Rates, play_watched, rates_of
 
 SECOND_PARTY = ("brenna", "corvin", "ysolde", "mirela")
 """The second party: both casters, and the heroes the first four leave out."""

@@ -85,7 +85,7 @@ PLACEHOLDERS = {
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A keep save, a crawl log, a keep log, a `play crawl` save and a campaign database."""
-    from undercroft.crawl.campaign import new
+    from undercroft.crawl.app.campaign import new
     from undercroft.keep.save import save_world
     from undercroft.keep.scenario import build_world
 

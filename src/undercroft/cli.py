@@ -48,13 +48,13 @@ class RootGroup(LazyGroup):
         Lazy("run", "undercroft.cli:run_app", "Play a ruleset to the end and print an account."),
         Lazy(
             "replay",
-            "undercroft.crawl.cli:replay",
+            "undercroft.crawl.app.cli:replay",
             "Print the account of a game from its saved log.",
         ),
-        Lazy("play", "undercroft.crawl.terminal:play_app", "Play a ruleset yourself."),
+        Lazy("play", "undercroft.crawl.app.terminal:play_app", "Play a ruleset yourself."),
         Lazy(
             "campaign",
-            "undercroft.crawl.cli:campaign_app",
+            "undercroft.crawl.app.cli:campaign_app",
             "A crawl campaign: heroes, items, deaths and revivals kept between adventures.",
         ),
         Lazy(
@@ -97,7 +97,7 @@ class RunGroup(LazyGroup):
     lazy = (
         Lazy(
             "crawl",
-            "undercroft.crawl.cli:run_crawl",
+            "undercroft.crawl.app.cli:run_crawl",
             "Play one crawl adventure to the end and tell what happened.",
         ),
         Lazy(

@@ -1,6 +1,6 @@
 """Commands imported only when they run, so ``undercroft --version`` and ``--help`` start fast.
 
-Each part of undercroft keeps its commands beside its engine (``crawl.cli``,
+Each part of undercroft keeps its commands beside its engine (``crawl.app.cli``,
 ``keep.cli``, ``analysis.cli``, ``web.cli``...), and those modules import the engine,
 its content schemas and its libraries at the top: loading every one of them costs most
 of a second, which ``undercroft --version`` would pay for nothing. A :class:`LazyGroup`

@@ -163,6 +163,20 @@ def compiled_modules() -> list[str]:
     )
 
 
+def built_modules() -> list[str]:
+    """The ``undercroft`` modules that run compiled when the build is usable, read from
+    :data:`MODULES` and the build's files (this module sits below the packages it builds,
+    so it names them as paths and never imports them)."""
+    if not usable():
+        return []
+    found = []
+    for name in MODULES:
+        source = Path(name)
+        if any((NATIVE / "undercroft" / source.parent).glob(source.stem + ".*.so")):
+            found.append("undercroft." + ".".join(source.with_suffix("").parts))
+    return sorted(found)
+
+
 def build() -> int:
     """Compile :data:`MODULES` into :data:`NATIVE` (in a scratch copy of the sources, so
     ``src`` never holds a compiled module). Returns the compiler's exit status."""
@@ -206,9 +220,7 @@ def main(argv: list[str]) -> int:
         print("compiled build: " + ("ready in " + str(NATIVE) if status == 0 else "failed"))
         return status
     if argv == ["status"]:
-        import undercroft.crawl  # noqa: F401  (imports the engine's modules)
-
-        names = compiled_modules()
+        names = built_modules()
         print(f"{len(names)} modules compiled" + ("" if names else " (pure Python)"))
         for name in names:
             print(f"  {name}")

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from undercroft.analysis.compare import compare, pairing_note
-from undercroft.analysis.plugin import Metric
+from undercroft.analysis.estimates import Metric
 from undercroft.analysis.store import table_path
 
 METRICS = [Metric("won", "rate", "won"), Metric("heroes_dead", "mean", "heroes dead")]

@@ -25,8 +25,8 @@ from undercroft.analysis.crawl_metrics import CrawlMetrics
 from undercroft.core.catalogue import find_root, load_rules
 from undercroft.core.dice import derive_seed
 from undercroft.core.events import Event, roll_event
+from undercroft.crawl.app.rates import LIGHT_CHANGES, play_watched
 from undercroft.crawl.content import default_pack
-from undercroft.crawl.rates import LIGHT_CHANGES, play_watched
 from undercroft.crawl.runner import play
 
 PARTY = ("brenna", "garrick", "durn", "sable")

@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from analysis.analysis_kit import ADVENTURE, Played
 from full_disk import fill
 from undercroft.cli import app
-from undercroft.crawl.campaign import new
+from undercroft.crawl.app.campaign import new
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from undercroft.analysis.formats import FEW_RUNS, Estimate, caution
-from undercroft.analysis.plugin import Metric
+from undercroft.analysis.estimates import Estimate, Metric
+from undercroft.analysis.formats import FEW_RUNS, caution
 from undercroft.analysis.summary import estimate
 
 RATE = Metric("won", "rate", "won")

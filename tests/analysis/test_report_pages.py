@@ -12,9 +12,8 @@ import duckdb
 
 from analysis.analysis_kit import ADVENTURE, RUNS, Played, invoke
 from undercroft.analysis import crawl_report, plots
-from undercroft.analysis.crawl_batch import CrawlScenario
-from undercroft.analysis.formats import Estimate
-from undercroft.analysis.plugin import Metric
+from undercroft.analysis.crawl_scenario import CrawlScenario
+from undercroft.analysis.estimates import Estimate, Metric
 from undercroft.analysis.report import distributions_part
 
 PARTY = ("brenna", "garrick", "durn", "sable")

@@ -12,8 +12,9 @@ from typing import NoReturn
 
 import pytest
 
-from undercroft.crawl import State, campaign, new_game
-from undercroft.crawl.campaign import (
+from undercroft.crawl import State, new_game
+from undercroft.crawl.app import campaign
+from undercroft.crawl.app.campaign import (
     DEAD,
     FALLEN,
     PARTY,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from undercroft.crawl.app.playthrough import replay
 from undercroft.crawl.content import default_pack
-from undercroft.crawl.playthrough import replay
 
 GOLDEN = Path(__file__).parent / "golden"
 ADVENTURES = default_pack().campaign_order()
@@ -17,7 +17,7 @@ def test_every_shipped_adventure_has_a_playthrough() -> None:
     missing = [a for a in ADVENTURES if not (GOLDEN / f"{a}.jsonl").is_file()]
     assert not missing, (
         f"no golden playthrough for {missing}; write them with "
-        "`python -m undercroft.crawl.playthrough tests/crawl/golden`"
+        "`python -m undercroft.crawl.app.playthrough tests/crawl/golden`"
     )
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import pytest
 
+from undercroft.crawl.app.rates import play_game, rates_of
 from undercroft.crawl.content import default_pack
-from undercroft.crawl.rates import play_game, rates_of
 
 PACK = default_pack()
 MARGIN = {"greyhollow-cellars": 0.3, "bone-priest": 0.3, "ash-king": 0.07}

@@ -38,8 +38,9 @@ from undercroft.analysis import backends, exercise, reach
 from undercroft.analysis import results as catalogue
 from undercroft.analysis import sweep as sweep_grid
 from undercroft.analysis.batch import BatchSpec, read_meta, run_batch, write_meta
-from undercroft.analysis.formats import REPORT, Estimate, caution, shown
-from undercroft.analysis.plugin import BatchRuleset, Metric
+from undercroft.analysis.estimates import Estimate, Metric
+from undercroft.analysis.formats import REPORT, caution, shown
+from undercroft.analysis.plugin import BatchRuleset
 from undercroft.analysis.rulesets import ruleset_named
 from undercroft.analysis.store import views
 from undercroft.analysis.targets import check_ruleset, scenario_for, scenario_words

@@ -28,8 +28,8 @@ from typing import Any
 import duckdb
 
 from undercroft.analysis import plots
+from undercroft.analysis.estimates import Metric
 from undercroft.analysis.formats import pct
-from undercroft.analysis.plugin import Metric
 from undercroft.analysis.report import esc, figure, page, table
 from undercroft.analysis.stats import (
     Test,

@@ -26,42 +26,19 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
+from undercroft.agents.plugins import resolve_policy
 from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
 from undercroft.analysis import exercise
 from undercroft.analysis.crawl_metrics import CrawlMetrics
-from undercroft.analysis.formats import Estimate
-from undercroft.analysis.plugin import Metric, Query, Rows, Section
-from undercroft.crawl.content import Pack, pack_with
-from undercroft.crawl.plugins import resolve_policy
+from undercroft.analysis.crawl_scenario import CrawlScenario
+from undercroft.analysis.estimates import Estimate, Metric
+from undercroft.analysis.plugin import Query, Rows, Section
 from undercroft.crawl.runner import play
 from undercroft.crawl.settings import Setting, describe, parse
-
-
-@dataclass(frozen=True)
-class CrawlScenario:
-    """What every run of a crawl batch plays (picklable, so workers can rebuild it)."""
-
-    adventure: str
-    party: tuple[str, ...]
-    policy: str = DEFAULT_HEROES
-    dm: str = DEFAULT_DM
-    settings: tuple[Setting, ...] = ()
-    pack: str | None = None
-    """A content pack folder; ``None`` is the shipped pack."""
-
-    def load(self) -> Pack:
-        return pack_with(None if self.pack is None else Path(self.pack), self.settings)
-
-    @property
-    def goals(self) -> list[str]:
-        return [g.id for g in self.load().adventures[self.adventure].goals]
-
 
 RATES = (
     ("won", "won: the adventure complete (C-END-01) and every goal met"),

@@ -11,12 +11,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from undercroft.analysis import exercise, plots
-from undercroft.analysis.formats import Estimate, pct
+from undercroft.analysis.estimates import Estimate
+from undercroft.analysis.formats import pct
 from undercroft.analysis.plugin import Section
 from undercroft.analysis.report import esc, figure, first_runs, heatmaps, table
 
 if TYPE_CHECKING:
-    from undercroft.analysis.crawl_batch import CrawlScenario
+    from undercroft.analysis.crawl_scenario import CrawlScenario
 
 Query = Callable[[str], list[tuple[Any, ...]]]
 TOP_KILLERS = 6

@@ -4,24 +4,11 @@ commands can print them without loading the plotting and statistics libraries)."
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
-from undercroft.analysis.plugin import Metric
+from undercroft.analysis.estimates import Estimate, Metric
 
 REPORT = "report.html"
 """The report's file name in a batch, sweep or comparison folder."""
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A metric over a batch: its value and 95% interval (``nan`` where undefined)."""
-
-    value: float
-    low: float
-    high: float
-    n: int
-    sd: float = math.nan
-    """A mean's sample standard deviation over the runs (``nan`` for a rate)."""
 
 
 FEW_RUNS = 30

@@ -29,42 +29,20 @@ from __future__ import annotations
 import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
 from undercroft.analysis.crawl_batch import arrow_type, column_value
-from undercroft.analysis.formats import Estimate
+from undercroft.analysis.estimates import Estimate, Metric
 from undercroft.analysis.keep_metrics import KeepMetrics
-from undercroft.analysis.plugin import Metric, Query, Rows, Section
+from undercroft.analysis.keep_scenario import KeepScenario
+from undercroft.analysis.plugin import Query, Rows, Section
 from undercroft.core.settings import Setting, describe
 from undercroft.keep.content import settings as keep_settings
 from undercroft.keep.content.calendar import day_of
 from undercroft.keep.fates import FATES
-from undercroft.keep.scenario import build_world
 from undercroft.keep.state.structures import Mechanism
-from undercroft.keep.state.world import World
-
-
-@dataclass(frozen=True)
-class KeepScenario:
-    """What every run of a keep batch plays (picklable, so workers can rebuild it)."""
-
-    scenario: str
-    """A shipped scenario name or a TOML path."""
-    days: int
-    settings: tuple[Setting, ...] = ()
-
-    def world(self, seed: int) -> World:
-        return build_world(self.scenario, seed=seed, settings=self.settings)
-
-    @property
-    def adventure(self) -> str:
-        """The target's name, as the catalogue and folder names call it (a file's stem)."""
-        return Path(self.scenario).stem if self.scenario.endswith(".toml") else self.scenario
-
 
 RATES = (
     ("master_survived", "the Master alive at the end"),

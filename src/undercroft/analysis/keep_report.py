@@ -10,14 +10,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from undercroft.analysis import plots
-from undercroft.analysis.formats import Estimate, pct
+from undercroft.analysis.estimates import Estimate
+from undercroft.analysis.formats import pct
 from undercroft.analysis.plugin import Query, Section
 from undercroft.analysis.report import figure, first_runs, heatmaps, table
 from undercroft.core.events import MINUTES_PER_DAY
 from undercroft.keep.state.structures import Trigger
 
 if TYPE_CHECKING:
-    from undercroft.analysis.keep_batch import KeepScenario
+    from undercroft.analysis.keep_scenario import KeepScenario
 
 OUTCOMES = ("repelled", "goal met", "escaped", "under way")
 

@@ -122,7 +122,7 @@ def crawl_odds(what: str, rule: str | None, given: list[str], ask: CrawlAsk) -> 
         return expression_odds(what, rule, given, ask)
     # The crawl engine and its content, loaded only for these questions (start-up time).
     from undercroft.analysis import odds as odds_engine
-    from undercroft.crawl.cli import load_set
+    from undercroft.crawl.app.cli import load_set
 
     hero, monster, light0, sets, pack = ask.hero, ask.monster, ask.light0, ask.sets, ask.pack
     try:

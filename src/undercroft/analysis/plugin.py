@@ -19,31 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Protocol
 
 import pyarrow as pa
 
-if TYPE_CHECKING:
-    from undercroft.analysis.formats import Estimate
+from undercroft.analysis.estimates import Estimate, Metric
 
 Rows = dict[str, list[dict[str, Any]]]
 """Table name -> the rows one run adds to it."""
 Query = Callable[[str], list[tuple[Any, ...]]]
 """Runs one SQL statement over a batch's tables and returns its rows."""
-
-
-@dataclass(frozen=True)
-class Metric:
-    """One outcome column of the ``runs`` table, summarised with a confidence interval.
-
-    A ``rate`` is a bool column (the share of runs where it holds, Wilson interval); a
-    ``mean`` a number (t interval).
-    """
-
-    column: str
-    kind: Literal["rate", "mean"]
-    label: str
-    """What it means, in the game's own words (the summary and report print it)."""
 
 
 @dataclass(frozen=True)

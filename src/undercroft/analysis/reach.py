@@ -30,8 +30,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from undercroft.analysis.crawl_batch import CrawlScenario
-from undercroft.analysis.keep_batch import KeepScenario
+from undercroft.analysis.crawl_scenario import CrawlScenario
+from undercroft.analysis.keep_scenario import KeepScenario
 from undercroft.crawl import effects as fx
 from undercroft.crawl.content import Pack
 from undercroft.keep.scenario import load as load_keep_scenario

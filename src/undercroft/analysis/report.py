@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from undercroft.analysis import plots
-from undercroft.analysis.formats import FEW_RUNS, REPORT, Estimate, caution, shown
-from undercroft.analysis.plugin import BatchRuleset, Metric, Section
+from undercroft.analysis.estimates import Estimate, Metric
+from undercroft.analysis.formats import FEW_RUNS, REPORT, caution, shown
+from undercroft.analysis.plugin import BatchRuleset, Section
 from undercroft.analysis.store import views
 from undercroft.core.dice import derive_seed as run_seed
 from undercroft.core.files import write_text_atomic

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from undercroft.analysis.formats import Estimate as Estimate
+from undercroft.analysis.estimates import Estimate as Estimate
 
 LEVEL = 0.95
 ALPHA = 1 - LEVEL

@@ -13,8 +13,7 @@ from typing import Any
 
 import duckdb
 
-from undercroft.analysis.formats import Estimate
-from undercroft.analysis.plugin import Metric
+from undercroft.analysis.estimates import Estimate, Metric
 from undercroft.analysis.stats import mean_interval, wilson
 from undercroft.analysis.store import table_path
 

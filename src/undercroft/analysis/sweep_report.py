@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from undercroft.analysis import plots
-from undercroft.analysis.formats import FEW_RUNS, Estimate, pct, shown
-from undercroft.analysis.plugin import Metric
+from undercroft.analysis.estimates import Estimate, Metric
+from undercroft.analysis.formats import FEW_RUNS, pct, shown
 from undercroft.analysis.report import esc, figure, page, table
 from undercroft.analysis.sweep import Point, axis
 from undercroft.core.files import write_text_atomic

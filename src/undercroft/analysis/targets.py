@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from undercroft.agents.registry import DEFAULT_DM, DEFAULT_HEROES
-from undercroft.analysis.crawl_batch import CrawlScenario
-from undercroft.analysis.keep_batch import KeepScenario
+from undercroft.analysis.crawl_scenario import CrawlScenario
+from undercroft.analysis.keep_scenario import KeepScenario
 from undercroft.analysis.plugin import BatchRuleset
 from undercroft.analysis.rulesets import RULESETS, ruleset_named
 from undercroft.clikit import fail
-from undercroft.crawl.cli import load_set, party_of, policies, with_knobs
+from undercroft.crawl.app.cli import load_set, party_of, policies, with_knobs
 from undercroft.crawl.content import DEFAULT_PACK
 from undercroft.keep.cli import open_world
 from undercroft.keep.content import settings as keep_settings

@@ -17,9 +17,9 @@ from typing import Any
 
 import pyarrow as pa
 
+from undercroft.agents.plugins import PolicyError
 from undercroft.analysis.rulesets import ruleset_named
 from undercroft.core.dice import derive_seed
-from undercroft.crawl.plugins import PolicyError
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ stack runs on. Tasks and decisions are plain data (a kind and a dict of JSON val
 a state can be cloned, saved and loaded at any decision point.
 
 Rule modules register their handlers with the decorators below; the state never needs
-to know which module handles what.
+to know which module handles what. This module sits below the state (the state reads its
+registries), so it does not name the state's class: the handlers' first argument, the
+state, is typed ``Any`` here, and each handler's own signature says ``State``.
 """
 
 from __future__ import annotations
@@ -16,12 +18,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from undercroft.crawl.actions import Action, actor_of
-
-if TYPE_CHECKING:
-    from undercroft.crawl.state import State
 
 
 class Seat(enum.Enum):
@@ -74,15 +73,16 @@ class Pending:
         return cls(Seat(data["seat"]), data["kind"], data["args"])
 
 
-TaskHandler = Callable[["State", Task], None]
-LegalHandler = Callable[["State", Pending], list["Action"]]
-ActionHandler = Callable[["State", Pending, "Action"], None]
-RollHandler = Callable[["State", dict[str, Any], tuple[int, ...]], None]
-CheckHandler = Callable[["State", Pending, "Action"], bool]
-OptionsHandler = Callable[["State", type["Action"], str], "list[Action] | None"]
-ActorsHandler = Callable[["State"], list[str]]
+# The first argument of every handler is the game's State (see the module's note).
+TaskHandler = Callable[[Any, Task], None]
+LegalHandler = Callable[[Any, Pending], list[Action]]
+ActionHandler = Callable[[Any, Pending, Action], None]
+RollHandler = Callable[[Any, dict[str, Any], tuple[int, ...]], None]
+CheckHandler = Callable[[Any, Pending, Action], bool]
+OptionsHandler = Callable[[Any, type[Action], str], "list[Action] | None"]
+ActorsHandler = Callable[[Any], list[str]]
 
-ClosingHandler = Callable[["State"], None]
+ClosingHandler = Callable[[Any], None]
 
 TASKS: Final[dict[str, TaskHandler]] = {}
 LEGAL: Final[dict[str, LegalHandler]] = {}
@@ -102,7 +102,7 @@ ACTORS: Final[dict[str, ActorsHandler]] = {}
 actions list them) without listing the actions."""
 
 
-def listed(options: OptionsHandler, state: State, action: Action) -> bool:
+def listed(options: OptionsHandler, state: Any, action: Action) -> bool:
     """Whether ``action`` is among the legal actions ``options`` lists for its kind and
     its actor (a kind ``options`` does not list is not legal)."""
     found = options(state, type(action), actor_of(action) or "")

@@ -26,9 +26,9 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketDisconnect
 
 from undercroft import __version__
+from undercroft.crawl.app.table import HUMAN, Table
 from undercroft.crawl.content import Pack, default_pack
 from undercroft.crawl.engine import Seat
-from undercroft.crawl.table import HUMAN, Table
 from undercroft.web.contract import (
     ACTION_SCHEMA,
     COMMAND_SCHEMA,

@@ -15,7 +15,7 @@ from typing import Any
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from undercroft.crawl.table import HUMAN
+from undercroft.crawl.app.table import HUMAN
 
 
 class ErrorBody(BaseModel):

@@ -22,16 +22,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from undercroft.agents.plugins import is_named
 from undercroft.agents.registry import ALIASES, POLICIES
 from undercroft.core.events import EventLog, LogEntry
 from undercroft.crawl.actions import Action, from_json
+from undercroft.crawl.app.table import HUMAN, PLAYED_SEATS, Table
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
-from undercroft.crawl.plugins import is_named
 from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import IllegalActionError
-from undercroft.crawl.table import HUMAN, PLAYED_SEATS, Table
 from undercroft.render.narrate import describe
 from undercroft.web.hub import RefusalError
 

@@ -17,19 +17,19 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from undercroft.agents.plugins import PolicyError, resolve_policy
 from undercroft.clikit import check_paths, fail, interruptible, writing
 from undercroft.core.content import ContentError
 from undercroft.core.files import PathError, check_input
 from undercroft.crawl.actions import Action
-from undercroft.crawl.cli import _load, policies
+from undercroft.crawl.app.cli import _load, policies
+from undercroft.crawl.app.table import HUMAN, PLAYED_SEATS, Table, read_save
 from undercroft.crawl.content import default_pack, load_pack
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import Observation, observe, observe_entries
 from undercroft.crawl.players import PartyError, check_party
-from undercroft.crawl.plugins import PolicyError, resolve_policy
 from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import SaveError
-from undercroft.crawl.table import HUMAN, PLAYED_SEATS, Table, read_save
 from undercroft.defaults import DEFAULT_DM, DEFAULT_HEROES, MAX_SEED
 from undercroft.render.narrate import describe, name, summary_lines
 

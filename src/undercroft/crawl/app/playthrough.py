@@ -7,8 +7,8 @@ policies), one line per action in order (chance outcomes included, as ``Roll``),
 the current engine must give the same result: a changed rule shows up as a changed
 playthrough, with the first differing event named.
 
-    python -m undercroft.crawl.playthrough tests/crawl/golden   # (re)write one per adventure
-    python -m undercroft.crawl.playthrough --refresh tests/crawl/golden   # same actions,
+    python -m undercroft.crawl.app.playthrough tests/crawl/golden   # (re)write one per adventure
+    python -m undercroft.crawl.app.playthrough --refresh tests/crawl/golden   # same actions,
         # result lines rewritten (when only what the summary or log reports has changed)
 """
 
@@ -84,7 +84,7 @@ def refresh(text: str, pack: Pack | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-USAGE = """usage: python -m undercroft.crawl.playthrough [--refresh] [FOLDER]
+USAGE = """usage: python -m undercroft.crawl.app.playthrough [--refresh] [FOLDER]
 
 Record one golden playthrough per shipped adventure (seed 2026, the first four heroes,
 the basic policies) into FOLDER (default tests/crawl/golden); --refresh keeps the recorded

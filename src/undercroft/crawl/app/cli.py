@@ -9,16 +9,17 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from undercroft.agents.knobs import fold
+from undercroft.agents.plugins import PolicyError, resolve_policy
 from undercroft.clikit import Output, check_paths, interrupted, interruptible, warn, writing
 from undercroft.clikit import fail as _fail
 from undercroft.core.content import ContentError, parse_toml, read_text
 from undercroft.core.events import EventLog, LogFormatError, read_log
-from undercroft.crawl import campaign, runner
+from undercroft.crawl import runner
+from undercroft.crawl.app import campaign
 from undercroft.crawl.content import check_settings, default_pack, load_pack, pack_with
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe_entries
 from undercroft.crawl.players import PartyError, check_party
-from undercroft.crawl.plugins import PolicyError, resolve_policy
 from undercroft.crawl.ruleset import Adventure
 from undercroft.crawl.settings import SettingError
 from undercroft.crawl.settings import parse as parse_setting

@@ -22,7 +22,7 @@ $(STAMP): $(BIN)/python requirements-dev.lock pyproject.toml
 # The compiled build of the crawl engine's hot modules (undercroft.native, mypyc): rebuilt
 # when a compiled module changes. Without a C compiler everything runs as Python.
 NATIVE := build/native/SOURCES.sha256
-NATIVE_SOURCES := $(shell $(PYTHON) -c "import re,sys; t=open('src/undercroft/native.py').read(); print(' '.join('src/undercroft/'+m for m in re.findall(r'\"((?:core|crawl|keep|agents)/\w+\.py)\"', t)))")
+NATIVE_SOURCES := $(shell $(PYTHON) -c "import re,sys; t=open('src/undercroft/native.py').read(); print(' '.join('src/undercroft/'+m for m in re.findall(r'\"((?:core|crawl|keep|agents)/[\w/]+\.py)\"', t)))")
 
 $(NATIVE): $(STAMP) src/undercroft/native.py src/undercroft/native_setup.py $(NATIVE_SOURCES)
 	@echo "setup: compiling the engines' hot modules with mypyc into build/native (a few minutes on 2 cores; again only when they change)"

@@ -130,7 +130,7 @@ def _content_rows(what: str, pack: Path | None) -> list[tuple[str, ...]]:
         from undercroft.keep import scenario as keep_scenario
 
         return [(name,) for name in keep_scenario.shipped()]
-    from undercroft.crawl import content as crawl_content
+    from undercroft.crawl import content as crawl_content  # start-up time: only for completion
 
     try:
         chosen = crawl_content.load_pack(pack) if pack else crawl_content.default_pack()

@@ -103,7 +103,7 @@ def dask(address: str) -> Iterator[Backend]:
     timeout = CONNECT_SECONDS
     check_address(address)
     try:
-        from distributed import Client as DaskClient
+        from distributed import Client as DaskClient  # optional extra: undercroft[cluster]
     except ImportError:
         raise BackendError(
             "--backend dask needs Dask distributed: pip install 'undercroft[cluster]'"

@@ -87,7 +87,7 @@ def batch(
 
     Streams one row per run to Parquet, prints the results table and writes
     DIR/report.html; run i is seeded derive_seed(SEED, i)."""
-    from undercroft.analysis import commands
+    from undercroft.analysis import commands  # when the command runs: start-up time
 
     commands.batch(
         ruleset,
@@ -138,7 +138,7 @@ def sweep(
 
     Example: --set monsters.orc.fighting=2,3,4. Every point plays the same seeds, and one
     report plots each metric against the values."""
-    from undercroft.analysis import commands
+    from undercroft.analysis import commands  # when the command runs: start-up time
 
     commands.sweep(
         ruleset,
@@ -173,7 +173,7 @@ def compare(
 
     A significance test per metric (paired when the batches share their seeds) and the
     runs per batch that would tell."""
-    from undercroft.analysis import commands
+    from undercroft.analysis import commands  # when the command runs: start-up time
 
     commands.compare(dir_a, dir_b, out_dir, catalogue_file)
 
@@ -262,7 +262,7 @@ def odds(
     odds keep-ko --wound W --weapon blunt|edged [--armour A] |
     odds keep-head --weapon blunt|edged [--helmet N] [--wound serious|critical].
     An expression that starts with '-' follows --: odds -- -2d6."""
-    from undercroft.analysis import odds_cli
+    from undercroft.analysis import odds_cli  # when the command runs: start-up time
 
     ask = odds_cli.CrawlAsk(
         hero, monster, stamina, monster_stamina, enemies, light0, surprised, power, sets, pack
@@ -280,7 +280,7 @@ results_app = typer.Typer(
 @results_app.command("list")
 def results_list(catalogue_file: CatalogueOption = None) -> None:
     """Every batch, sweep and comparison: id, kind, time, runs, folder and command."""
-    from undercroft.analysis import commands
+    from undercroft.analysis import commands  # when the command runs: start-up time
 
     commands.results_list(catalogue_file)
 
@@ -291,7 +291,7 @@ def results_show(
     catalogue_file: CatalogueOption = None,
 ) -> None:
     """One entry: its command, folder and summary (metrics with intervals, or tests)."""
-    from undercroft.analysis import commands
+    from undercroft.analysis import commands  # when the command runs: start-up time
 
     commands.results_show(ident, catalogue_file)
 
@@ -323,6 +323,6 @@ def results_sql(
     """Query past batches across their Parquet files with SQL. The query runs in a
     sandbox: it reads the catalogue and its batches' Parquet files only, and writes,
     fetches and installs nothing (use --out to save rows)."""
-    from undercroft.analysis import commands
+    from undercroft.analysis import commands  # when the command runs: start-up time
 
     commands.results_sql(sql, catalogue_file, csv, limit=limit, out_file=out)

@@ -249,19 +249,19 @@ class CrawlBatch:
     # the worker processes, which play the runs, never load them.
 
     def sections(self, scenario: CrawlScenario, query: Query) -> list[Section]:
-        from undercroft.analysis import crawl_report
+        from undercroft.analysis import crawl_report  # workers never load matplotlib/DuckDB
 
         return crawl_report.sections(scenario, query)
 
     def notable(self, query: Query) -> list[tuple[str, int]]:
-        from undercroft.analysis import crawl_report
+        from undercroft.analysis import crawl_report  # workers never load matplotlib/DuckDB
 
         return crawl_report.notable(query)
 
     def headline(
         self, scenario: CrawlScenario, query: Query, estimates: Sequence[tuple[Metric, Estimate]]
     ) -> str:
-        from undercroft.analysis import crawl_report
+        from undercroft.analysis import crawl_report  # workers never load matplotlib/DuckDB
 
         first = dict((m.column, e) for m, e in estimates)["won"]
         return crawl_report.headline(scenario, query, first)

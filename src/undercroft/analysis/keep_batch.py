@@ -234,19 +234,19 @@ class KeepBatch:
     # The report modules (matplotlib, DuckDB) are imported only where a report is drawn.
 
     def sections(self, scenario: KeepScenario, query: Query) -> list[Section]:
-        from undercroft.analysis import keep_report
+        from undercroft.analysis import keep_report  # workers never load matplotlib/DuckDB
 
         return keep_report.sections(scenario, query)
 
     def notable(self, query: Query) -> list[tuple[str, int]]:
-        from undercroft.analysis import keep_report
+        from undercroft.analysis import keep_report  # workers never load matplotlib/DuckDB
 
         return keep_report.notable(query)
 
     def headline(
         self, scenario: KeepScenario, query: Query, estimates: Sequence[tuple[Metric, Estimate]]
     ) -> str:
-        from undercroft.analysis import keep_report
+        from undercroft.analysis import keep_report  # workers never load matplotlib/DuckDB
 
         first = dict((m.column, e) for m, e in estimates)["master_survived"]
         return keep_report.headline(scenario, query, first)

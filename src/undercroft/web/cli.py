@@ -56,7 +56,7 @@ def serve(
     # command starts without them.
     import uvicorn
 
-    from undercroft.web.app import create_app
+    from undercroft.web.app import create_app  # start-up time
 
     loopback = is_loopback(host)
     if not loopback:

@@ -142,7 +142,14 @@ class CarefulBase(HeroParty):
         return bool(self.knobs.hold) or self.teaming(obs)
 
     def hero_info(self, obs: ViewLike, hero: str) -> dict[str, Any]:
-        return next(h for h in obs.heroes if h["id"] == hero)
+        """The view's record of ``hero`` (an index of the view's records is kept while
+        the view hands out the same ones: a decision asks this many times)."""
+        heroes = obs.heroes
+        kept: tuple[object, dict[str, dict[str, Any]]] | None = self.notes.get("hero_index")
+        if kept is None or kept[0] is not heroes:
+            kept = (heroes, {h["id"]: h for h in heroes})
+            self.notes["hero_index"] = kept
+        return kept[1][hero]
 
     def kept(self, note: str, at: Pos, most: int, make: Callable[[], T]) -> T:
         """What ``make`` works out for ``at`` on the remembered board, kept in the notes

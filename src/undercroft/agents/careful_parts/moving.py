@@ -235,8 +235,15 @@ class Moving(CarefulBase):
         p = 4 / 6 if agile else 3 / 6
         walked = len(action.path)
         best: tuple[float, Jump] | None = None
+        # A jump pays only if it saves more than ``walked * (1 - p) / p`` squares; the
+        # walk from the landing square is at least its distance counted square by square
+        # (C-DIST-01), so most landings are ruled out without a search.
+        needed = walked * (1 - p) / p
+        goal = memory.pos(end)
         for jump in jumps:
             land = Pos(2 * jump.over.x - here.x, 2 * jump.over.y - here.y)
+            if len(route) - 2 - (abs(goal.x - land.x) + abs(goal.y - land.y)) <= needed:
+                continue
             beyond = self.walk_from(land).distance(end)
             if beyond == FAR:
                 continue

@@ -157,7 +157,6 @@ path = ["plate", "blades"]
 
 QUIET = """
 import json, time
-from undercroft.keep import trapworks
 from undercroft.keep.scenario import build_world, world_from_text
 text = QUIET_TEXT
 options = OPTIONS

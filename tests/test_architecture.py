@@ -125,9 +125,9 @@ CRAWL_STATE = (
 CRAWL_RULES = tuple(
     f"undercroft.crawl.{m}"
     for m in (
-        "combat", "context", "damage", "death", "distance", "doors", "explore", "goals",
-        "known", "monsters", "movement", "observe", "players", "resample", "resolve",
-        "reveal", "settings", "sightings", "spells", "traps", "turn",
+        "board_view", "combat", "context", "damage", "death", "distance", "doors", "explore",
+        "goals", "known", "monsters", "movement", "observe", "players", "resample", "resolve",
+        "reveal", "seen", "settings", "sightings", "spells", "traps", "turn",
     )
 )  # fmt: skip
 KEEP_FRONT = tuple(

@@ -54,6 +54,8 @@ MODULES = (
     "crawl/resolve.py",
     "crawl/explore.py",
     "crawl/goals.py",
+    "crawl/seen.py",
+    "crawl/board_view.py",
     "crawl/observe.py",
     "agents/plan.py",
     "agents/basic_party.py",

@@ -119,7 +119,7 @@ class Memory:
     def see_bits(self, board: int, shown: int) -> None:
         """:meth:`see` of a board of the memory's size given only as ``Seen.board_bits``
         (the board read as an integer, and the mask of the squares it shows)."""
-        # (old & ~shown) | (new & shown), with no negative number (see observe._board).
+        # (old & ~shown) | (new & shown), with no negative number (see board_view._board).
         bits = self._bits ^ ((self._bits ^ board) & shown)
         if bits != self._bits:
             self._bits = bits

@@ -17,157 +17,57 @@ Two forms of the same view:
                       clients, plug-in policies and JSON (:meth:`Observation.to_json`).
 
 Both answer the same questions (the :class:`Seen` protocol), and an observation is built
-from a view, so there is one place that decides what a seat sees.
+from a view, so there is one place that decides what a seat sees. The typed records and
+the protocol are :mod:`undercroft.crawl.seen`'s, the board's byte and integer forms
+:mod:`undercroft.crawl.board_view`'s; this module re-exports their names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final
 
-import numpy as np
-
+# The names imported ``as`` themselves are re-exported: players, viewers and tests read
+# the seat's vocabulary (seen records, board codes) from this module.
 from undercroft.core.events import Event, LogEntry
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, MonsterMove, actor_of, to_json
+from undercroft.crawl.board_view import AREA_KEY as AREA_KEY
+from undercroft.crawl.board_view import SHOWN as SHOWN
+from undercroft.crawl.board_view import UNKNOWN as UNKNOWN
+from undercroft.crawl.board_view import UNKNOWN_BYTE as UNKNOWN_BYTE
+from undercroft.crawl.board_view import area_codes as area_codes
+from undercroft.crawl.board_view import area_map as area_map
+from undercroft.crawl.board_view import board_bits as board_bits
+from undercroft.crawl.board_view import board_codes as board_codes
+from undercroft.crawl.board_view import trap_order as trap_order
 from undercroft.crawl.context import Cards, cards_of, decision_context
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.goals import goal_met
-from undercroft.crawl.known import ViewKey, known_bits, monsters_in_sight, view_key
 from undercroft.crawl.known import known_squares as known_squares  # re-exported
+from undercroft.crawl.known import monsters_in_sight
 from undercroft.crawl.known import revealed_squares as revealed_squares  # re-exported
 from undercroft.crawl.monsters import can_move, path_in, reach_tree, walk_ends, walks
 from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.ruleset import Goal
+from undercroft.crawl.seen import A
+from undercroft.crawl.seen import GoalSeen as GoalSeen
+from undercroft.crawl.seen import HeroNumbers as HeroNumbers
+from undercroft.crawl.seen import HeroSeen as HeroSeen
+from undercroft.crawl.seen import MonsterSeen as MonsterSeen
+from undercroft.crawl.seen import Seen as Seen
+from undercroft.crawl.seen import actors_of as actors_of
+from undercroft.crawl.seen import ends_of as ends_of
+from undercroft.crawl.seen import path_ending as path_ending
+from undercroft.crawl.seen import square_of as square_of
 from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import Hero, State
-
-UNKNOWN: Final = "?"
-UNKNOWN_BYTE: Final = UNKNOWN.encode()
-"""``UNKNOWN`` as the byte of the map-notation arrays."""
-SHOWN: Final = bytes(0 if c == ord(UNKNOWN) else 255 for c in range(256))
-"""``SHOWN[code]``: 0xFF for a square a board shows, 0 for one it shows as unknown."""
-AREA_KEY: Final = 0x41
-"""The code point that marks the first revealed area in ``Observation.area_map``."""
-A = TypeVar("A", bound=Action)
-HeroNumbers = tuple[
-    Pos | None, bool, bool, int, int, int, bool, bool, bool, int, bool, bool, bool, int, int
-]
-"""A hero as :meth:`View.hero_numbers` gives it: the ``heroes`` field's values in this
-order, ``pos`` (``None`` off the board), ``dead``, ``left``, ``health``, ``stamina``,
-``magic``, ``exhausted``, ``surprised``, ``resting``, ``moves_left``, ``acted``,
-``jumped``, whether ``casting`` is set, and the numbers of ``items`` and ``spells``."""
 
 
 class StaleViewError(Exception):
     """A :class:`View` read after the game moved on (take an :func:`observe` snapshot
     to keep what a seat saw)."""
-
-
-@dataclass
-class HeroSeen:
-    """A hero as a seat sees it (the typed form of an ``Observation.heroes`` entry);
-    read-only by convention (a plain class: made thousands of times a game)."""
-
-    id: str
-    pos: Pos | None
-    """``None`` once dead or out of the dungeon."""
-    health: int
-    moves_left: int
-    dead: bool
-
-    def __init__(self, id: str, pos: Pos | None, health: int, moves_left: int, dead: bool) -> None:
-        # Written out, since a compiled (mypyc) class runs its own __init__ natively
-        # but the one dataclasses generates as Python.
-        self.id = id
-        self.pos = pos
-        self.health = health
-        self.moves_left = moves_left
-        self.dead = dead
-
-
-@dataclass
-class MonsterSeen:
-    """A monster on the board (the typed form of an ``Observation.monsters`` entry);
-    read-only by convention."""
-
-    id: str
-    pos: Pos
-    health: int
-
-    def __init__(self, id: str, pos: Pos, health: int) -> None:
-        # Written out for the compiled build, as HeroSeen's.
-        self.id = id
-        self.pos = pos
-        self.health = health
-
-
-@dataclass
-class GoalSeen:
-    """A goal as a seat can tell of it (the typed form of an ``Observation.goals``
-    entry, without its text); read-only by convention."""
-
-    id: str
-    kind: str
-    target: str
-    met: bool
-    in_hand: bool
-
-    def __init__(self, id: str, kind: str, target: str, met: bool, in_hand: bool) -> None:
-        # Written out for the compiled build, as HeroSeen's.
-        self.id = id
-        self.kind = kind
-        self.target = target
-        self.met = met
-        self.in_hand = in_hand
-
-
-class Seen(Protocol):
-    """What a policy reads: every field of an :class:`Observation`, and typed questions
-    that a :class:`View` answers without building the rest."""
-
-    @property
-    def seat(self) -> Seat: ...
-    @property
-    def turn(self) -> int: ...
-    @property
-    def light(self) -> int: ...
-    @property
-    def decision(self) -> str | None: ...
-    @property
-    def board(self) -> str: ...
-    @property
-    def heroes(self) -> tuple[dict[str, Any], ...]: ...
-    @property
-    def monsters(self) -> tuple[dict[str, Any], ...]: ...
-    @property
-    def exits(self) -> tuple[tuple[int, int], ...]: ...
-    @property
-    def revealed(self) -> tuple[str, ...]: ...
-    @property
-    def legal(self) -> tuple[Action, ...]: ...
-    @property
-    def goals(self) -> tuple[dict[str, Any], ...]: ...
-    @property
-    def context(self) -> dict[str, Any] | None: ...
-
-    def actors(self) -> list[str]: ...
-    def legal_of(self, kind: type[A], actor: str | None = None) -> list[A]: ...
-    def walks_of(self, monster: str) -> list[tuple[tuple[Pos, ...], int]]: ...
-    def walk_ends(self, monster: str) -> list[tuple[Pos, int, int]]: ...
-    def walk_to(self, monster: str, end: Pos) -> tuple[Pos, ...]: ...
-    def board_codes(self) -> tuple[bytes, int]: ...
-    def board_bits(self) -> tuple[int, int]: ...
-    def board_size(self) -> int: ...
-    def area_codes(self) -> bytes: ...
-    def heroes_seen(self) -> tuple[HeroSeen, ...]: ...
-    def hero_numbers(self) -> tuple[HeroNumbers, ...]: ...
-    def goals_seen(self) -> tuple[GoalSeen, ...]: ...
-    def item_decks(self, hero: str) -> dict[str, str]: ...
-    def monsters_seen(self) -> tuple[MonsterSeen, ...]: ...
-    def trap_squares(self) -> tuple[Pos, ...]: ...
-    def corpse_squares(self) -> tuple[Pos, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -703,53 +603,6 @@ compiled build calls their methods and properties directly: a call through a
 ``Protocol`` type is a Python attribute lookup each time, thousands a game."""
 
 
-def trap_order(state: State) -> list[Pos]:
-    """The squares of the traps in board order (kept while the traps' squares are the
-    same: they are set out with the adventure)."""
-    key = tuple(state.traps)
-    cached = state.derived.get("trap_order")
-    if cached is not None and cached[0] == key:
-        order: list[Pos] = cached[1]
-        return order
-    order = sorted(key)
-    state.derived["trap_order"] = (key, order)
-    return order
-
-
-def square_of(seen: Seen, monster: str) -> Pos | None:
-    """Where ``monster`` stands, as ``seen`` shows it (``None`` if it does not)."""
-    return next((m.pos for m in seen.monsters_seen() if m.id == monster), None)
-
-
-def ends_of(
-    walks: list[tuple[tuple[Pos, ...], int]], here: Pos | None
-) -> list[tuple[Pos, int, int]]:
-    """Where each walk ends (``here``, the walker's square, for the walk that stays),
-    its Stamina and its length."""
-    found: list[tuple[Pos, int, int]] = []
-    for path, stamina in walks:
-        end = path[-1] if path else here
-        if end is not None:
-            found.append((end, stamina, len(path)))
-    return found
-
-
-def path_ending(
-    walks: list[tuple[tuple[Pos, ...], int]], here: Pos | None, end: Pos
-) -> tuple[Pos, ...]:
-    """The path of the first walk that ends at ``end``."""
-    for path, _ in walks:
-        if (path[-1] if path else here) == end:
-            return path
-    raise KeyError(f"no legal walk ends at {end}")
-
-
-def actors_of(legal: tuple[Action, ...]) -> list[str]:
-    """The figures that ``legal`` actions are for, in order of their first action."""
-    found = (actor_of(a) for a in legal)
-    return list(dict.fromkeys(a for a in found if a is not None))
-
-
 def _hero_seen(state: State, hero: Hero, moving: bool) -> HeroSeen:
     on_board = hero.pos is not None and not hero.dead and not hero.left
     return HeroSeen(
@@ -764,105 +617,6 @@ def _hero_seen(state: State, hero: Hero, moving: bool) -> HeroSeen:
 def observe(state: State, seat: Seat) -> Observation:
     """The view of ``seat`` (HEROES or DM; CHANCE sees what the DM sees)."""
     return View(state, seat).snapshot()
-
-
-# -- the board as a seat knows it (cached on the state until it changes) ------------------
-
-
-def board_codes(state: State, full: bool) -> bytes:
-    """The board as ``full`` (DM) or hero eyes see it, row by row without line breaks
-    (made from :func:`board_bits` when asked: the built-in party reads only those)."""
-    key = view_key(state)
-    slot = "codes:full" if full else "codes"  # the DM's and the heroes' apart
-    cached = state.derived.get(slot)
-    if cached is not None and cached[0] == key:
-        kept: bytes = cached[1]
-        return kept
-    if full:
-        codes = state.grid.char_array().tobytes()
-    else:
-        bits, _, size = _board(state, full, key)
-        codes = bits.to_bytes(size, "little")
-    state.derived[slot] = (key, codes)
-    return codes
-
-
-def board_bits(state: State, full: bool) -> tuple[int, int]:
-    """:func:`board_codes` read as one little-endian integer, and the mask of the squares
-    it shows (0xFF bytes), as the heroes' board is made: no conversion to read them."""
-    found = _board(state, full, view_key(state))
-    return found[0], found[1]
-
-
-def _board(state: State, full: bool, key: ViewKey) -> tuple[int, int, int]:
-    """The board's codes read as an integer, the mask of the squares shown and the number
-    of squares, cached on the state until the squares known or the board change
-    (``key``: the state's ``view_key``)."""
-    slot = "board:full" if full else "board"  # the DM's and the heroes' apart
-    cached = state.derived.get(slot)
-    if cached is not None and cached[0] == key:
-        kept: tuple[int, int, int] = cached[1]
-        return kept
-    if full:
-        codes = state.grid.char_array().tobytes()
-        size = len(codes)
-        bits = int.from_bytes(codes, "little")
-        shown = int.from_bytes(b"\xff" * size, "little")
-    else:
-        # Each byte of ``shown`` is 0xFF where the square is known (1 * 255 carries into
-        # no other byte), so the board is its characters there and ``?`` elsewhere.
-        unknown, differ, size = _char_bits(state)
-        known = known_bits(state, key)
-        shown = (known << 8) - known  # * 255: a shift and a subtraction, not a product
-        # (chars & shown) | (unknown & ~shown), in two operations and with no negative
-        # number (``~``), which costs Python's integers a conversion each time.
-        bits = unknown ^ (differ & shown)
-    found = (bits, shown, size)
-    state.derived[slot] = (key, found)
-    return found
-
-
-def _char_bits(state: State) -> tuple[int, int, int]:
-    """A board of ``?`` read as one little-endian integer, the bits where the board's
-    characters differ from it (the characters are ``unknown ^ differ``), and the number
-    of squares (kept per board version)."""
-    version = state.grid.version
-    cached = state.derived.get("char_bits")
-    if cached is not None and cached[0] == version:
-        found: tuple[int, int, int] = cached[1]
-        return found
-    chars = state.grid.char_array().tobytes()
-    size = len(chars)
-    unknown = int.from_bytes(UNKNOWN_BYTE * size, "little")
-    found = (unknown, int.from_bytes(chars, "little") ^ unknown, size)
-    state.derived["char_bits"] = (version, found)
-    return found
-
-
-def area_codes(state: State) -> bytes:
-    """For each square, the rank in ``sorted(state.revealed)`` of its revealed area, or
-    255; cached until an area is revealed."""
-    key = len(state.revealed)
-    cached = state.derived.get("area_codes")
-    if cached is not None and cached[0] == key:
-        codes: bytes = cached[1]
-        return codes
-    grid = state.grid
-    index = {info.name: i for i, info in enumerate(grid.areas)}
-    ranks = np.full(grid.area.shape, 255, np.uint8)
-    for rank, name in enumerate(sorted(state.revealed)):
-        ranks[grid.area == index[name]] = rank
-    codes = ranks.tobytes()
-    state.derived["area_codes"] = (key, codes)
-    return codes
-
-
-def area_map(state: State) -> str:
-    """The squares of every revealed area (C-TURN-04), keyed by its rank in
-    ``sorted(state.revealed)`` (``Observation.area_map``)."""
-    width = state.grid.width
-    chars = [" " if c == 255 else chr(AREA_KEY + c) for c in area_codes(state)]
-    return "\n".join("".join(chars[i : i + width]) for i in range(0, len(chars), width))
 
 
 def _item(state: State, uid: str, full: bool) -> dict[str, Any]:

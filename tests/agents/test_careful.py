@@ -222,15 +222,16 @@ def test_stamina_follows_the_exact_odds(hero_score: int, monster_score: int, spe
         "monster_damage": 3,
     }
 
-    class Seen:
-        decision = "fight_stamina"
-        context = fight
-        heroes = ({"id": "hero:ana", "stamina": 4},)
-
-        def legal_of(self, kind: type, actor: str | None = None) -> list[FightStamina]:
-            return [FightStamina(p) for p in range(4)]
-
-    points, before, after = policy.weigh_fight(Seen(), fight, 3)  # type: ignore[arg-type]
+    # A real observation of a game, given this fight as its decision (the compiled
+    # build checks that a policy is handed a view).
+    state, _ = start(ruleset(HALL, starts=("a",)), ["ana"])
+    seen = dataclasses.replace(
+        observe(state, Seat.HEROES),
+        decision="fight_stamina",
+        context=fight,
+        legal=tuple(FightStamina(p) for p in range(4)),
+    )
+    points, before, after = policy.weigh_fight(seen, fight, 3)
     assert before == pytest.approx(fight_odds(hero_score - monster_score, False)[0])
     assert (points > 0) is spends
     assert after >= before

@@ -40,15 +40,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from undercroft.agents.careful_parts.common import CarefulBase
-from undercroft.agents.careful_parts.fighting import Fighting
-from undercroft.agents.careful_parts.magic import Magic
 from undercroft.agents.careful_parts.moving import Moving
-from undercroft.agents.careful_parts.table import Table
 
 
 @dataclass
-class CarefulParty(Moving, Fighting, Magic, Table, CarefulBase):
+class CarefulParty(Moving):
     """The careful party (see the module docstring): its parts, over the basic party's
     memory and searches."""
 

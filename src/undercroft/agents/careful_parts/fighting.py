@@ -15,10 +15,10 @@ from undercroft.agents.careful_parts.common import (
     MAGIC_POINT,
     RESERVE_COST,
     STAMINA_POINT,
-    CarefulBase,
     amount,
     name,
 )
+from undercroft.agents.careful_parts.magic import Magic
 from undercroft.agents.odds import fight_odds, mental_odds
 from undercroft.agents.plan import (
     FAR,
@@ -58,7 +58,7 @@ HOLD_TURNS = 2
 never comes must still be reached)."""
 
 
-class Fighting(CarefulBase):
+class Fighting(Magic):
     """Fights: where to stand, when to leave, Stamina and Magic by the exact odds."""
 
     # -- fighting ------------------------------------------------------------------------

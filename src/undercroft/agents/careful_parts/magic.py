@@ -10,10 +10,10 @@ import numpy as np
 import tcod.map
 
 from undercroft.agents.careful_parts.common import (
-    CarefulBase,
     amount,
     name,
 )
+from undercroft.agents.careful_parts.table import Table
 from undercroft.core.grid import Pos
 from undercroft.core.sight import FOV_ALGORITHM
 from undercroft.crawl.actions import (
@@ -33,7 +33,7 @@ HURT = 2
 """Health at or below which a hero drinks its healing (as ``basic`` does)."""
 
 
-class Magic(CarefulBase):
+class Magic(Table):
     """Spells and items: heals, Light, combat spells in range, overcasts that pay."""
 
     # -- healing and first aid -----------------------------------------------------------

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from undercroft.agents.careful_parts.common import (
     NO_AREA,
-    CarefulBase,
     name,
 )
+from undercroft.agents.careful_parts.fighting import Fighting
 from undercroft.agents.plan import FAR, PLANNING_COST, SHUT_CODE, Search
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
@@ -33,7 +33,7 @@ GOAL_MUSTER = 4
 """Turns the party gives everyone to reach the area of a visit goal before exploring it."""
 
 
-class Moving(CarefulBase):
+class Moving(Fighting):
     """Moving as a team: the leader waits at doors, the party explores goal areas together."""
 
     # -- the Movement step -------------------------------------------------------------

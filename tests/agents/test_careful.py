@@ -30,6 +30,7 @@ from undercroft.crawl.actions import (
     Move,
     OpenDoor,
     Roll,
+    Step,
     Trade,
     UseItem,
 )
@@ -655,3 +656,45 @@ def test_a_leaving_hero_fetches_a_fallen_friend_and_drags_it_out() -> None:
     # With the knob at 0 she leaves it, as ``basic``: west, to the way out.
     action = careful(drag=0).act(observe(state, Seat.HEROES))
     assert isinstance(action, Move) and action.path[-1].x < 4
+
+
+# A small room whose one way out (x) is a doorway one square wide; Bram fell in it.
+DOORWAY = board(
+    """
+    #######
+    #...#.#
+    #.ab'.x
+    #...#.#
+    #######
+    """,
+    """
+    #######
+    #RRR#..
+    #RRR...
+    #RRR#..
+    #######
+    """,
+    {"R": AreaInfo("Room")},
+)
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_a_corpse_in_the_doorway_is_dragged_out_of_the_way() -> None:
+    rules = ruleset(DOORWAY, starts=("a", "b"), exits=("x",))
+    state, _ = start(rules, ["ana", "bram"])
+    kill_hero(state, state.heroes["hero:bram"])  # his corpse at (3,2), in Ana's way out
+    skip_to(state, "movement")
+    policy = careful()
+
+    def unblock() -> object:
+        seen = observe(state, Seat.HEROES)
+        policy.act(seen)  # the party's memory of the board, as at any decision
+        return policy.unblock(seen, seen.heroes_seen()[0], seen.heroes_seen())
+
+    action = unblock()
+    assert action == Drag("hero:ana", Pos(3, 2))
+    state.apply(action)
+    action = unblock()
+    # She steps aside; the corpse follows into her square and the way is open.
+    assert isinstance(action, Step) and action.to in (Pos(2, 1), Pos(2, 3))
+    assert "steps aside" in policy.reason

@@ -14,11 +14,13 @@ from undercroft.crawl.actions import (
     DONE,
     Action,
     Cast,
+    Drag,
     Explore,
     Jump,
     Move,
     OpenDoor,
     Rest,
+    Step,
 )
 from undercroft.crawl.observe import HeroSeen, ViewLike
 from undercroft.crawl.ruleset import Trait
@@ -137,6 +139,8 @@ class Moving(Fighting):
             if fetch is not None:
                 return fetch
         action = self.hero_move(obs, hero, heroes, leaving or (dying and bool(obs.exits)))
+        if action is None and leaving and not monsters:
+            action = self.unblock(obs, hero, heroes)
         if self.knobs.jump and isinstance(action, Move):
             action = self.shortcut(obs, hero, action)
         if following and not (leaving or dying) and lead is not None:
@@ -152,6 +156,60 @@ class Moving(Fighting):
         if not self.reason:
             self.reason = self.why_move(obs, hero, action, leaving)
         return action
+
+    def unblock(
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]
+    ) -> Action | None:
+        """On the way out, a corpse next to the hero that stands on its only way out (a
+        doorway one square wide) is dragged out of the way (C-DEATH-01: a corpse blocks
+        movement; C-DEATH-02: a dragged corpse follows into the square the hero leaves):
+        the hero drags it and steps aside onto a square from which the way is open once
+        the corpse has taken the hero's square (the corpse in tow). ``None``: no corpse
+        is in the way."""
+        here = hero.pos
+        assert here is not None
+        corpses = [c for c in obs.corpse_squares() if c.is_adjacent(here)]
+        if not corpses or not obs.exits:
+            return None
+        memory = self.memory
+        exits = bytes(
+            1 if (memory.pos(i).x, memory.pos(i).y) in set(obs.exits) else 0
+            for i in range(len(memory.codes))
+        )
+        for corpse in corpses:
+            blocked = self.blocked(obs, hero, heroes) - {memory.index(corpse)}
+            search = self.search(
+                hero.id + ":unblock", memory.costs(PLANNING_COST), [memory.index(here)], blocked
+            )
+            target = search.nearest(exits)
+            route = search.path_to(target) if target is not None else []
+            if not route or memory.pos(route[0]) != corpse:
+                continue
+            drag = Drag(hero.id, corpse)
+            if drag in obs.legal_of(Drag, hero.id):
+                self.reason = (
+                    f"{name(hero.id)} drags the corpse at {corpse.x},{corpse.y} out of the "
+                    "way out (C-DEATH-02)"
+                )
+                return drag
+            # Dragging already: a step to a square from which the way out is open once
+            # the corpse has followed into the hero's square.
+            after = (blocked | {memory.index(here)}) - {memory.index(corpse)}
+            for step in obs.legal_of(Step, hero.id):
+                aside = step.to
+                onward = self.search(
+                    hero.id + ":aside",
+                    memory.costs(PLANNING_COST),
+                    [memory.index(aside)],
+                    after - {memory.index(aside)},
+                )
+                if onward.nearest(exits) is not None:
+                    self.reason = (
+                        f"{name(hero.id)} steps aside to {aside.x},{aside.y}, the corpse in "
+                        "tow, to open the way out"
+                    )
+                    return step
+        return None
 
     def fetch_corpse(
         self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]

@@ -172,12 +172,13 @@ class Moving(Fighting):
         if not corpses or not obs.exits:
             return None
         memory = self.memory
-        exits = bytes(
-            1 if (memory.pos(i).x, memory.pos(i).y) in set(obs.exits) else 0
-            for i in range(len(memory.codes))
-        )
+        marks = bytearray(len(memory.codes))
+        for x, y in obs.exits:
+            marks[memory.index(Pos(x, y))] = 1
+        exits = bytes(marks)
+        bodies = self.blocked(obs, hero, heroes)
         for corpse in corpses:
-            blocked = self.blocked(obs, hero, heroes) - {memory.index(corpse)}
+            blocked = bodies - {memory.index(corpse)}
             search = self.search(
                 hero.id + ":unblock", memory.costs(PLANNING_COST), [memory.index(here)], blocked
             )

@@ -663,7 +663,7 @@ PRAY_HALL = Goal("pray", "Pray in the Shrine.", "visit", "Shrine")
 
 
 @pytest.mark.rule("C-DEATH-02")
-def test_a_fallen_friends_corpse_is_dragged_along_with_drag_2() -> None:
+def test_a_fallen_friends_corpse_is_dragged_along() -> None:
     # The same hall, but a goal still open: the party is not leaving.
     rules = ruleset(FALLEN, starts=("a", "b"), exits=("x",), goals=(PRAY_HALL,))
     state, _ = start(rules, ["ana", "bram"])
@@ -671,13 +671,14 @@ def test_a_fallen_friends_corpse_is_dragged_along_with_drag_2() -> None:
     skip_to(state, "movement")
     state.heroes["hero:ana"].pos = Pos(6, 2)  # next to Bram's corpse at (7,2)
     state.sync_board()
-    policy = careful(drag=2)
+    policy = careful()
     action = policy.act(observe(state, Seat.HEROES))
-    # C-DEATH-01: a corpse left alone is eaten; with drag=2 it goes where she goes.
+    # C-DEATH-01: a corpse left alone is eaten; with drag=2 (the default) it goes where
+    # she goes.
     assert action == Drag("hero:ana", Pos(7, 2))
     assert "drags the corpse at 7,2 along" in policy.reason
-    # At the default (drag=1) a corpse is dragged only on the way out.
-    action = careful().act(observe(state, Seat.HEROES))
+    # With drag=1 a corpse is dragged only on the way out.
+    action = careful(drag=1).act(observe(state, Seat.HEROES))
     assert not isinstance(action, Drag)
 
 

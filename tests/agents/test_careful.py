@@ -658,6 +658,30 @@ def test_a_leaving_hero_fetches_a_fallen_friend_and_drags_it_out() -> None:
     assert isinstance(action, Move) and action.path[-1].x < 4
 
 
+PRAY_HALL = Goal("pray", "Pray in the Shrine.", "visit", "Shrine")
+"""A goal in an area the hall board does not have: the party never meets it, so it stays."""
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_a_fallen_friends_corpse_is_dragged_along() -> None:
+    # The same hall, but a goal still open: the party is not leaving.
+    rules = ruleset(FALLEN, starts=("a", "b"), exits=("x",), goals=(PRAY_HALL,))
+    state, _ = start(rules, ["ana", "bram"])
+    kill_hero(state, state.heroes["hero:bram"])
+    skip_to(state, "movement")
+    state.heroes["hero:ana"].pos = Pos(6, 2)  # next to Bram's corpse at (7,2)
+    state.sync_board()
+    policy = careful()
+    action = policy.act(observe(state, Seat.HEROES))
+    # C-DEATH-01: a corpse left alone is eaten; with drag=2 (the default) it goes where
+    # she goes.
+    assert action == Drag("hero:ana", Pos(7, 2))
+    assert "drags the corpse at 7,2 along" in policy.reason
+    # With drag=1 a corpse is dragged only on the way out.
+    action = careful(drag=1).act(observe(state, Seat.HEROES))
+    assert not isinstance(action, Drag)
+
+
 # A small room whose one way out (x) is a doorway one square wide; Bram fell in it.
 DOORWAY = board(
     """

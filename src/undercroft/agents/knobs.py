@@ -65,10 +65,12 @@ class CarefulKnobs:
     """1: jump a detected trap rather than walk onto it, and jump an obstacle or trap
     the route goes round when the squares saved outweigh a failed jump's cost by the
     exact odds (C-JUMP-01/02); 0: jump only when boxed in, as ``basic``."""
-    drag: int = 1
-    """1: on the way out, the hero nearest a fallen hero's corpse (within six squares)
-    fetches it and drags it out (C-DEATH-02/03); 0: only a corpse already next to a
-    leaving hero, as ``basic``."""
+    drag: int = 2
+    """2: out of a fight a hero next to a fallen friend's corpse drags it along wherever
+    it goes, so the corpse stays with the party (C-DEATH-01: left alone it is eaten),
+    and on the way out the hero nearest a corpse (within six squares) fetches it and
+    drags it out (C-DEATH-02/03); 1: only the fetching on the way out; 0: only a corpse
+    already next to a leaving hero, as ``basic``."""
     seek: int = 0
     """1: while the monster a slay goal names has not been seen, look for it first: go
     where the board leads somewhere new (an unknown square, a shut door) before reading
@@ -130,7 +132,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "team": (0, 2),
     "scrolls": (0, 1),
     "jump": (0, 1),
-    "drag": (0, 1),
+    "drag": (0, 2),
     "seek": (0, 1),
     "steady": (0, 1),
     "spells": (0, 1),

@@ -212,6 +212,22 @@ class Moving(Fighting):
                     return step
         return None
 
+    def first_of(self, obs: ViewLike, hero: HeroSeen, leaving: bool) -> Action | None:
+        """``drag=2`` (C-DEATH-01/02/03): out of a fight, a hero starting its move next to
+        a fallen friend's corpse drags it along, so the corpse is never left alone (and
+        eaten) and can be brought out at the end; then as ``basic``."""
+        if self.knobs.drag >= 2 and not leaving and hero.health > 0:
+            drags = obs.legal_of(Drag, hero.id)
+            if drags:
+                corpse = drags[0].corpse
+                self.reason = (
+                    f"{name(hero.id)} drags the corpse at {corpse.x},{corpse.y} along "
+                    "(C-DEATH-01: left alone it is eaten; brought out, its hero may be "
+                    "revived, C-DEATH-03)"
+                )
+                return drags[0]
+        return super().first_of(obs, hero, leaving)
+
     def fetch_corpse(
         self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]
     ) -> Action | None:

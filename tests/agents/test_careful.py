@@ -30,7 +30,6 @@ from undercroft.crawl.actions import (
     Move,
     OpenDoor,
     Roll,
-    Step,
     Trade,
     UseItem,
 )
@@ -134,6 +133,49 @@ def test_the_hurt_hero_leaves_a_fight_it_could_fall_in() -> None:
     # With the knob at 0 (the default) it never leaves.
     state.heroes["hero:ana"].health = 2
     assert not isinstance(careful(retreat=0).act(observe(state, Seat.HEROES)), Move)
+
+
+# An orc in the hall's west nook, Bram fighting it in the only square next to it; Ana at
+# the east end, beside the open door of the Shrine the party must pray in.
+NOOK = board(
+    """
+    ##############
+    #ob......a'..#
+    ##############
+    """,
+    """
+    ##############
+    #HHHHHHHHH.SS#
+    ##############
+    """,
+    {"H": AreaInfo("Hall"), "S": AreaInfo("Shrine")},
+)
+
+
+def test_a_hero_with_no_room_in_a_fight_stays_by_it_rather_than_wander_off() -> None:
+    slay = Goal("orc", "Slay the orc.", "slay", "orc")
+    pray = Goal("pray", "Pray in the Shrine.", "visit", "Shrine")
+    rules = ruleset(NOOK, starts=("a", "b"), placements=[("orc", "o")], goals=[slay, pray])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")  # past the surprise rolls: Ana moves first
+    # No free square next to the orc: Ana walks toward the fight, not off to the Shrine
+    # (where she would read its text alone while Bram fights, C-EXPL-01).
+    policy = careful(rally=1)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.hero == "hero:ana"
+    assert action.path[-1].x < 9
+    assert "goes to the fight at 1,1" in policy.reason
+    # Within two squares of the orc she stays there.
+    state.heroes["hero:ana"].pos = Pos(3, 1)
+    state.sync_board()
+    policy = careful(rally=1)
+    assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:ana")
+    assert "stays by the fight at 1,1" in policy.reason
+    # With the knob at 0 (the default) she heads for the Shrine, as ``basic`` does.
+    state.heroes["hero:ana"].pos = Pos(9, 1)
+    state.sync_board()
+    action = careful().act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.path[-1].x > 9
 
 
 # A shrine east of a long hall: Ana stands in the shrine, Bram eight squares behind.
@@ -720,5 +762,52 @@ def test_a_corpse_in_the_doorway_is_dragged_out_of_the_way() -> None:
     state.apply(action)
     action = unblock()
     # She steps aside; the corpse follows into her square and the way is open.
-    assert isinstance(action, Step) and action.to in (Pos(2, 1), Pos(2, 3))
+    assert isinstance(action, Move) and action.path == (Pos(2, 1),)
     assert "steps aside" in policy.reason
+
+
+# A room above a passage one square wide down to the way out (x); Bram fell in the
+# room's mouth onto the passage (still the room: a corpse alone is eaten, C-DEATH-01),
+# below Ana.
+MOUTH = board(
+    """
+    #####
+    #...#
+    #.a.#
+    ##b##
+    ##.##
+    ##x##
+    #####
+    """,
+    """
+    #####
+    #RRR#
+    #RRR#
+    ##R##
+    ##P##
+    ##P##
+    #####
+    """,
+    {"R": AreaInfo("Room"), "P": AreaInfo("Passage")},
+)
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_a_corpse_in_a_passage_mouth_is_walked_round_in_two_steps() -> None:
+    rules = ruleset(MOUTH, starts=("a", "b"), exits=("x",))
+    state, _ = start(rules, ["ana", "bram"])
+    kill_hero(state, state.heroes["hero:bram"])  # his corpse at (2,3), Ana's way out
+    skip_to(state, "movement")
+    policy = careful()
+    seen = observe(state, Seat.HEROES)
+    policy.act(seen)  # the party's memory of the board, as at any decision
+    state.apply(policy.unblock(seen, seen.heroes_seen()[0], seen.heroes_seen()) or DONE)
+    seen = observe(state, Seat.HEROES)
+    action = policy.unblock(seen, seen.heroes_seen()[0], seen.heroes_seen())
+    # One step aside would only pull the corpse into the square above the passage (the
+    # corpse follows into the square the hero leaves, C-DEATH-02): she walks two, and the
+    # corpse ends beside the way, not on it.
+    assert isinstance(action, Move) and len(action.path) == 2
+    state.apply(action)
+    assert set(state.corpses) & {Pos(2, 2), Pos(2, 3), Pos(2, 4)} == set()
+

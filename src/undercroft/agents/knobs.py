@@ -37,6 +37,11 @@ class CarefulKnobs:
     """1: in a fight walk to the square scored best (nearest, next to one monster rather
     than several, a monster another hero fights, no stronger monster alone); 0: the
     nearest monster, as ``basic`` (measured better against ``master``)."""
+    rally: int = 0
+    """1: in a fight, a hero with no free square next to a monster to walk to does not go
+    off alone to a goal or the edge of the known board: it walks over known floor to
+    within two squares of a monster another hero fights, or holds there; 0: it heads
+    for the goals or the unknown, as ``basic`` (paired, 1 won as many games: off)."""
     hold: int = 0
     """1: in a fight, a hero with no monster to reach over known floor forces no door and
     walks into nothing unknown (it would wake more monsters and leave the others to fight
@@ -127,6 +132,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "muster": (0, 2),
     "retreat": (0, 10),
     "engage": (0, 1),
+    "rally": (0, 1),
     "hold": (0, 1),
     "follow": (0, 20),
     "team": (0, 2),

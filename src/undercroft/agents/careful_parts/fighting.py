@@ -56,6 +56,9 @@ HOLD_TURNS = 2
 """Turns of a fight without any hero next to a monster that the heroes hold their ground
 (``hold``) before they go round by doors and unknown squares again (a monster that
 never comes must still be reached)."""
+RALLY_REACH = 2
+"""How near (squares, diagonals counting one) a hero with no free square next to a
+monster stays to a fight another hero is in (``rally``)."""
 
 
 class Fighting(Magic):
@@ -98,6 +101,8 @@ class Fighting(Magic):
         if self.knobs.engage:
             return self.engage(obs, hero, heroes, monsters)
         action = self.hero_move(obs, hero, heroes, False)  # the nearest monster, as basic
+        if self.knobs.rally and isinstance(action, Move) and not self.closing_in(hero, monsters):
+            return self.rally(obs, hero, heroes, monsters)
         if self.holds(obs) and self.into_the_unknown(hero, action) and self.holding(obs):
             return self.known_way(obs, hero, heroes, monsters)
         if isinstance(action, Move):
@@ -113,6 +118,67 @@ class Fighting(Magic):
         else:
             self.reason = f"{name(hero.id)} waits: no monster it can reach this turn"
         return action
+
+    def closing_in(self, hero: HeroSeen, monsters: tuple[MonsterSeen, ...]) -> bool:
+        """Whether the route ``hero_move`` planned for ``hero`` ends next to a monster
+        (or on one): a walk to the fight, not to a goal or the unknown."""
+        route: list[int] = self.notes.get("routes", {}).get(hero.id, [])
+        if not route:
+            return False
+        end = self.memory.pos(route[-1])
+        return any(m.pos == end or m.pos.is_adjacent(end) for m in monsters)
+
+    def rally(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        monsters: tuple[MonsterSeen, ...],
+    ) -> Action | None:
+        """``rally``: a hero with no free square next to a monster stays by the fight
+        instead of wandering off alone (to read a room's text or meet new monsters while
+        the others fight, C-TURN-04, C-CMB-01): over known floor it walks to within
+        ``RALLY_REACH`` squares of a monster another hero fights, or holds where it is.
+        With no hero in a fight it goes where ``hero_move`` sent it."""
+        here = hero.pos
+        assert here is not None
+        fights = [
+            m.pos
+            for m in monsters
+            if any(
+                h.id != hero.id and h.pos is not None and h.pos.is_adjacent(m.pos) for h in heroes
+            )
+        ]
+        if not fights:
+            return self.hero_move(obs, hero, heroes, False)
+        near = min(fights, key=lambda p: max(abs(p.x - here.x), abs(p.y - here.y)))
+        where = f"{near.x},{near.y}"
+        if max(abs(near.x - here.x), abs(near.y - here.y)) <= RALLY_REACH:
+            self.reason = (
+                f"{name(hero.id)} stays by the fight at {where}: no free square next to a "
+                "monster, and no wandering off alone"
+            )
+            return None
+        memory = self.memory
+        blocked = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
+        search = Search(memory.costs(WALK_COST), memory.width, [memory.index(here)], blocked)
+        close = bytes(
+            1 if any(max(abs(f.x - q.x), abs(f.y - q.y)) <= RALLY_REACH for f in fights) else 0
+            for q in (memory.pos(i) for i in range(len(memory.codes)))
+        )
+        target = search.nearest(close)
+        walk = self.known_walk(search.path_to(target), hero.moves_left) if target else ()
+        if walk:
+            end = walk[-1]
+            self.reason = (
+                f"{name(hero.id)} goes to the fight at {where} over known floor, to {end.x},{end.y}"
+            )
+            return Move(hero.id, walk)
+        self.reason = (
+            f"{name(hero.id)} holds: no known way to the fight at {where}, and no wandering "
+            "off alone"
+        )
+        return None
 
     def note_contact(
         self, obs: ViewLike, heroes: tuple[HeroSeen, ...], monsters: tuple[MonsterSeen, ...]

@@ -20,7 +20,6 @@ from undercroft.crawl.actions import (
     Move,
     OpenDoor,
     Rest,
-    Step,
 )
 from undercroft.crawl.observe import HeroSeen, ViewLike
 from undercroft.crawl.ruleset import Trait
@@ -157,9 +156,7 @@ class Moving(Fighting):
             self.reason = self.why_move(obs, hero, action, leaving)
         return action
 
-    def unblock(
-        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]
-    ) -> Action | None:
+    def unblock(self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]) -> Action | None:
         """On the way out, a corpse next to the hero that stands on its only way out (a
         doorway one square wide) is dragged out of the way (C-DEATH-01: a corpse blocks
         movement; C-DEATH-02: a dragged corpse follows into the square the hero leaves):
@@ -193,24 +190,60 @@ class Moving(Fighting):
                     "way out (C-DEATH-02)"
                 )
                 return drag
-            # Dragging already: a step to a square from which the way out is open once
-            # the corpse has followed into the hero's square.
-            after = (blocked | {memory.index(here)}) - {memory.index(corpse)}
-            for step in obs.legal_of(Step, hero.id):
-                aside = step.to
-                onward = self.search(
-                    hero.id + ":aside",
-                    memory.costs(PLANNING_COST),
-                    [memory.index(aside)],
-                    after - {memory.index(aside)},
+            # Dragging already: a walk after which the way out is open, the corpse having
+            # followed into the square the hero left before its last (C-DEATH-02).
+            aside = self.walk_aside(hero, corpse, blocked - {memory.index(here)}, exits)
+            if aside is not None:
+                end = aside.path[-1]
+                self.reason = (
+                    f"{name(hero.id)} steps aside to {end.x},{end.y}, the corpse in tow, to "
+                    "open the way out"
                 )
-                if onward.nearest(exits) is not None:
-                    self.reason = (
-                        f"{name(hero.id)} steps aside to {aside.x},{aside.y}, the corpse in "
-                        "tow, to open the way out"
-                    )
-                    return step
+                return aside
         return None
+
+    def walk_aside(
+        self, hero: HeroSeen, corpse: Pos, blocked: set[int], exits: bytes
+    ) -> Move | None:
+        """The shortest walk (within the hero's movement left) for a hero dragging the
+        corpse at ``corpse`` after which a way out is open: at each step the corpse
+        follows into the square the hero left (C-DEATH-02), so the search is over (hero,
+        corpse) squares. Of the ends found, the one nearest an exit. ``blocked``: the
+        squares nobody may walk through, the corpse's and the hero's own left out."""
+        here = hero.pos
+        assert here is not None
+        memory = self.memory
+        around = memory.shape.around
+        start = (memory.index(here), memory.index(corpse))
+        paths: dict[tuple[int, int], tuple[int, ...]] = {start: ()}
+        frontier = [start]
+        best: tuple[int, int, tuple[int, ...]] | None = None
+        for _ in range(hero.moves_left):
+            nxt: list[tuple[int, int]] = []
+            for at, dragged in frontier:
+                for to in around[at]:
+                    if to == dragged or to in blocked or not memory.walkable(to):
+                        continue
+                    state = (to, at)
+                    if state in paths:
+                        continue
+                    paths[state] = path = paths[(at, dragged)] + (to,)
+                    nxt.append(state)
+                    onward = self.search(
+                        hero.id + ":aside", memory.costs(PLANNING_COST), [to], blocked | {at}
+                    )
+                    target = onward.nearest(exits)
+                    if target is None:
+                        continue
+                    far = onward.distance(target)
+                    if best is None or (far, len(path)) < best[:2]:
+                        best = (far, len(path), path)
+            if best is not None:
+                break
+            frontier = nxt
+        if best is None:
+            return None
+        return Move(hero.id, tuple(memory.pos(i) for i in best[2]))
 
     def first_of(self, obs: ViewLike, hero: HeroSeen, leaving: bool) -> Action | None:
         """``drag=2`` (C-DEATH-01/02/03): out of a fight, a hero starting its move next to
@@ -262,9 +295,7 @@ class Moving(Fighting):
             return None
         corpse = best[1]
         blocked = self.blocked(obs, hero, heroes)
-        search = self.search(
-            hero.id, memory.costs(PLANNING_COST), [memory.index(here)], blocked
-        )
+        search = self.search(hero.id, memory.costs(PLANNING_COST), [memory.index(here)], blocked)
         around = bytes(
             1 if memory.pos(i).is_adjacent(corpse) and memory.pos(i) != corpse else 0
             for i in range(len(memory.codes))

@@ -86,6 +86,23 @@ def test_out_saves_every_row_as_parquet_or_csv(played: Played, tmp_path: Path) -
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no leftovers
 
 
+def test_out_never_replaces_a_catalogued_file(played: Played) -> None:
+    """`--out` naming a batch's own table, a new file in a catalogued batch's folder, or the
+    catalogue: exit 2 naming the batch, and the file untouched."""
+    runs = played.two / "runs.parquet"
+    before = runs.read_bytes()
+    try:
+        for target in (runs, played.two / "mine.csv", played.catalogue):
+            code, _, stderr = sql(played.catalogue, "SELECT 1 AS one", "--out", str(target))
+            assert code == 2 and "Traceback" not in stderr, stderr
+            assert "catalogue" in stderr and str(target) in stderr, stderr
+        assert "catalogued batch" in sql(played.catalogue, "SELECT 1", "--out", str(runs))[2]
+        assert runs.read_bytes() == before
+        assert not (played.two / "mine.csv").exists()
+    finally:
+        runs.write_bytes(before)
+
+
 def test_a_catalogue_that_is_not_ours_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

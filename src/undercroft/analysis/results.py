@@ -42,6 +42,7 @@ from undercroft.core.files import (
     check_output,
     data_folder,
     make_folder,
+    same_file,
 )
 
 SCHEMA = """
@@ -289,17 +290,23 @@ class Answer:
     more: bool
 
 
+def batch_folders(path: Path) -> list[tuple[int, str, str]]:
+    """(id, ruleset, folder) of every batch the catalogue at ``path`` reads tables from."""
+    with connect(path, read_only=True) as catalogue:
+        rows: list[tuple[int, str, str]] = catalogue.execute(
+            "SELECT id, ruleset, folder FROM batches WHERE kind = 'batch' "
+            "AND folder IS NOT NULL ORDER BY id"
+        ).fetchall()
+    return rows
+
+
 @contextmanager
 def sandbox(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     """The catalogue read-only, with a view per ruleset and table over every batch of that
     ruleset (``crawl_runs``, ``keep_invasions``, ...), and nothing else reachable: no file
     but those batches' Parquet files may be read, none written, no extension installed or
     loaded, no database attached; the configuration is locked so a query cannot undo it."""
-    with connect(path, read_only=True) as catalogue:
-        folders = catalogue.execute(
-            "SELECT id, ruleset, folder FROM batches WHERE kind = 'batch' "
-            "AND folder IS NOT NULL ORDER BY id"
-        ).fetchall()
+    folders = batch_folders(path)
     # A database of its own (in memory, the catalogue attached read-only): DuckDB shares
     # one instance among the connections of a process to a file, and the locked
     # configuration of one query would refuse the settings of the next.
@@ -368,6 +375,7 @@ def export(path: Path, sql: str, out: Path) -> int:
         check_output(out, "--out")
     except PathError as exc:
         raise CatalogueError(str(exc)) from None
+    refuse_catalogued(path, out)
     with sandbox(path) as conn:
         try:
             relation = conn.sql(sql)
@@ -377,6 +385,22 @@ def export(path: Path, sql: str, out: Path) -> int:
         except duckdb.Error as exc:
             raise CatalogueError(f"the SQL did not run: {exc}{_hint(str(exc))}") from None
         return write_rows(reader, out)
+
+
+def refuse_catalogued(path: Path, out: Path) -> None:
+    """``out`` is neither the catalogue nor in a folder whose files it reads: the rows of a
+    query must not replace the data they come from (or any file of a catalogued batch)."""
+    if same_file(out, path):
+        raise CatalogueError(
+            f"--out {out}: is the results catalogue itself; write the rows to another file"
+        )
+    where = out.resolve()
+    for ident, _, folder in batch_folders(path):
+        if where.is_relative_to(Path(folder).resolve()):
+            raise CatalogueError(
+                f"--out {out}: is in the folder of catalogued batch {ident} ({folder}), "
+                "whose files the catalogue reads; write the rows to a file elsewhere"
+            )
 
 
 def write_rows(reader: pa.RecordBatchReader, out: Path) -> int:

@@ -43,6 +43,28 @@ def test_check_reports_file_line_key_and_exits_2(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
+def test_check_knows_the_keep_in_a_fresh_process(tmp_path: Path) -> None:
+    """In a process of its own (no test has imported the keep), `check` knows the keep's
+    content kinds and sets a keep scenario up as `run keep` would: an option out of its
+    range is named by file, line and key."""
+    keep = ROOT / "src" / "undercroft" / "keep" / "content"
+    command = [sys.executable, "-m", "undercroft", "check"]
+    done = subprocess.run([*command, str(keep)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "valid" in done.stdout
+    text = (keep / "late.toml").read_text(encoding="utf-8")
+    assert "invasion_ramp = { start = 0.02," in text
+    bad = tmp_path / "late.toml"
+    bad.write_text(
+        text.replace("invasion_ramp = { start = 0.02,", "invasion_ramp = { start = 5.0,")
+    )
+    done = subprocess.run([*command, str(bad)], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    line = text.splitlines().index("[options]") + 1  # run keep names the [options] table
+    assert f"{bad}:{line}: options.invasion_ramp.start" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_check_a_missing_path_exits_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["check", str(tmp_path / "nothing.toml")])
     assert result.exit_code == 2

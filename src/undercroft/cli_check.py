@@ -16,6 +16,7 @@ import typer
 from undercroft.clikit import Output, err, fail, interruptible
 from undercroft.core.content import ContentError, check_file, iter_content_files, kinds
 from undercroft.crawl import content as crawl_content
+from undercroft.keep import scenario as keep_scenario
 
 out = Output()
 
@@ -44,6 +45,9 @@ def check(
                 continue
             if str(getattr(model, "kind", "")).startswith("crawl-"):
                 crawl_files.append(path)
+            elif str(getattr(model, "kind", "")) == "keep-scenario":
+                # The world set up as `run keep` would: options, places, script.
+                problems.extend(str(p) for p in keep_scenario.check_scenario(path))
         if crawl_files and not problems:
             # Cross-file checks: unknown spells, monsters, items, boards; doors on walls.
             pack_root = Path(os.path.commonpath([p.parent for p in crawl_files]))

@@ -582,4 +582,24 @@ def world_from_text(
     return world
 
 
-__all__ = ["ScenarioSchema", "build_world", "load", "resolve", "shipped", "world_from_text"]
+def check_scenario(path: Path) -> list[ContentProblem]:
+    """What ``undercroft check`` finds wrong in a keep scenario file beyond its schema: the
+    problems setting its world up would raise (its ``[options]`` against the ruleset's
+    ranges, places on walls, labels used twice, unknown kinds in its script...), each
+    naming the file, line and key as ``run keep`` does. Empty when the world builds."""
+    try:
+        world_from_text(path.read_text(encoding="utf-8"), file=str(path))
+    except ContentError as exc:
+        return list(exc.problems)
+    return []
+
+
+__all__ = [
+    "ScenarioSchema",
+    "build_world",
+    "check_scenario",
+    "load",
+    "resolve",
+    "shipped",
+    "world_from_text",
+]

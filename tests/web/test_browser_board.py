@@ -136,6 +136,8 @@ def test_the_seat_is_handed_to_a_policy_from_the_page_and_taken_back(
     base, app = server
     page, game_id, errors = heroes_page(chromium, base)
     game: CrawlGame = app.state.games.get(game_id)
+    # The page asks the server for the players after it has drawn the board.
+    page.wait_for_selector("#player option[value=master]", state="attached")
     offered = page.eval_on_selector_all("#player option", "os => os.map(o => o.value)")
     assert offered[0] == "human" and {"careful", "basic", "random", "master"} <= set(offered)
     with game.driving:  # the policy waits until the page has shown who plays

@@ -4,6 +4,7 @@ Magic for a Mental Combat (C-MENT-02) by the exact odds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from undercroft.agents.basic_party import spot
@@ -30,6 +31,7 @@ from undercroft.agents.plan import (
     Search,
     mask_of,
 )
+from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     DONE,
     Action,
@@ -160,14 +162,11 @@ class Fighting(Magic):
             )
             return None
         memory = self.memory
-        blocked = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
-        search = Search(memory.costs(WALK_COST), memory.width, [memory.index(here)], blocked)
         close = bytes(
             1 if any(max(abs(f.x - q.x), abs(f.y - q.y)) <= RALLY_REACH for f in fights) else 0
             for q in (memory.pos(i) for i in range(len(memory.codes)))
         )
-        target = search.nearest(close)
-        walk = self.known_walk(search.path_to(target), hero.moves_left) if target else ()
+        walk = self.walk_over_known(obs, hero, heroes, monsters, lambda s: s.nearest(close))
         if walk:
             end = walk[-1]
             self.reason = (
@@ -223,14 +222,8 @@ class Fighting(Magic):
         a fight a careful hero forces no door and walks into no unknown square, which
         would reveal more monsters (C-TURN-04) while the others fight without it; the
         monsters come to the heroes (C-CMB-01)."""
-        here = hero.pos
-        assert here is not None
-        memory = self.memory
         where = {m.pos for m in monsters}
-        blocked = self.blocked(obs, hero, heroes, *where)
-        search = Search(memory.costs(WALK_COST), memory.width, [memory.index(here)], blocked)
-        target = spot(search, where)
-        walk = self.known_walk(search.path_to(target), hero.moves_left) if target else ()
+        walk = self.walk_over_known(obs, hero, heroes, monsters, lambda s: spot(s, where))
         if walk:
             end = walk[-1]
             self.reason = (
@@ -242,6 +235,25 @@ class Fighting(Magic):
             "into in a fight"
         )
         return None
+
+    def walk_over_known(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        monsters: tuple[MonsterSeen, ...],
+        goal: Callable[[Search], int | None],
+    ) -> tuple[Pos, ...]:
+        """This turn's walk toward the square ``goal`` picks from a search over the board
+        (walking costs, the other heroes, corpses, detected traps and the monsters in the
+        way), up to the first square not known to be floor (``hold``, ``rally``)."""
+        here = hero.pos
+        assert here is not None
+        memory = self.memory
+        blocked = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
+        search = Search(memory.costs(WALK_COST), memory.width, [memory.index(here)], blocked)
+        target = goal(search)
+        return self.known_walk(search.path_to(target), hero.moves_left) if target else ()
 
     def casts_from_afar(self, obs: ViewLike, hero: HeroSeen) -> bool:
         """Whether the hero knows a combat spell it has the Magic for: it fights better

@@ -208,6 +208,12 @@ def test_the_party_waits_to_explore_a_goals_area_together() -> None:
     assert "waits to explore the Shrine" in policy.reason and "Bram" in policy.reason
     # With mustering off (the default), Ana explores at once.
     assert careful(muster=0).act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
+    # Asked again the same turn, she still waits (the turn counts once).
+    assert policy.act(observe(state, Seat.HEROES)) == Explore("hero:ana", False)
+    # Four turns of waiting all told, however broken off, and she explores: a friend who
+    # goes elsewhere is not waited for until the Light is out.
+    policy.notes["waited"]["Shrine"] = {-7, -6, -3, -2}
+    assert policy.act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
 
 
 # A corridor with the orc at its far end; Bram stands in Ana's way, and a shut door below

@@ -549,12 +549,15 @@ class Moving(Fighting):
             if area is not None and area not in self.explored and self.worth_mustering(obs, area):
                 turns = self.worth_mustering(obs, area)
                 coming = self.could_join(obs, hero, heroes, rank, turns)
-                muster = self.notes.get("muster")
-                if muster is None or muster[0] != area or obs.turn - muster[3] > 1:
-                    # A new wait (an old one for this area, broken off, starts again).
-                    muster = (area, obs.turn, turns, obs.turn)
-                self.notes["muster"] = muster = (*muster[:3], obs.turn)
-                if coming and obs.turn - muster[1] < turns:
+                # At most ``turns`` turns of waiting an area, all told: a wait broken off
+                # (a fight) and taken up again counts on, so a hero whose friends go
+                # elsewhere does not wait for them turn after turn until the Light is out.
+                waited: set[int] = self.notes.setdefault("waited", {}).setdefault(area, set())
+                if coming and (len(waited) < turns or obs.turn in waited):
+                    waited.add(obs.turn)
+                    muster = self.notes.get("muster")
+                    if muster is None or muster[0] != area:
+                        self.notes["muster"] = (area, obs.turn, turns)  # the others come
                     self.reason = (
                         f"{name(hero.id)} waits to explore the {area}: "
                         + ", ".join(name(h.id) for h in coming)
@@ -563,9 +566,6 @@ class Moving(Fighting):
                     return Explore(hero.id, False)
             if area is not None:
                 self.explored.add(area)  # C-EXPL-01: read now
-            self.notes.pop("muster", None) if area is not None and self.notes.get("muster", ("",))[
-                0
-            ] == area else None
             self.reason = f"{name(hero.id)} explores {area or 'where it stands'}"
             return action
         return None

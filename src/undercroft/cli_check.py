@@ -43,9 +43,10 @@ def check(
             except ContentError as exc:
                 problems.extend(str(p) for p in exc.problems)
                 continue
-            if str(getattr(model, "kind", "")).startswith("crawl-"):
+            kind = str(getattr(model, "kind", ""))
+            if kind.startswith("crawl-"):
                 crawl_files.append(path)
-            elif str(getattr(model, "kind", "")) == "keep-scenario":
+            elif kind == "keep-scenario":
                 # The world set up as `run keep` would: options, places, script.
                 problems.extend(str(p) for p in keep_scenario.check_scenario(path))
         if crawl_files and not problems:

@@ -31,7 +31,6 @@ from undercroft.agents.plan import (
     Search,
     mask_of,
 )
-from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     DONE,
     Action,
@@ -153,9 +152,9 @@ class Fighting(Magic):
         ]
         if not fights:
             return self.hero_move(obs, hero, heroes, False)
-        near = min(fights, key=lambda p: max(abs(p.x - here.x), abs(p.y - here.y)))
+        near = min(fights, key=here.chebyshev)
         where = f"{near.x},{near.y}"
-        if max(abs(near.x - here.x), abs(near.y - here.y)) <= RALLY_REACH:
+        if here.chebyshev(near) <= RALLY_REACH:
             self.reason = (
                 f"{name(hero.id)} stays by the fight at {where}: no free square next to a "
                 "monster, and no wandering off alone"
@@ -163,21 +162,19 @@ class Fighting(Magic):
             return None
         memory = self.memory
         close = bytes(
-            1 if any(max(abs(f.x - q.x), abs(f.y - q.y)) <= RALLY_REACH for f in fights) else 0
-            for q in (memory.pos(i) for i in range(len(memory.codes)))
+            1 if any(f.chebyshev(q) <= RALLY_REACH for f in fights) else 0
+            for q in memory.shape.squares
         )
-        walk = self.walk_over_known(obs, hero, heroes, monsters, lambda s: s.nearest(close))
-        if walk:
-            end = walk[-1]
-            self.reason = (
-                f"{name(hero.id)} goes to the fight at {where} over known floor, to {end.x},{end.y}"
-            )
-            return Move(hero.id, walk)
-        self.reason = (
+        return self.walk_over_known(
+            obs,
+            hero,
+            heroes,
+            monsters,
+            lambda s: s.nearest(close),
+            f"{name(hero.id)} goes to the fight at {where} over known floor, to",
             f"{name(hero.id)} holds: no known way to the fight at {where}, and no wandering "
-            "off alone"
+            "off alone",
         )
-        return None
 
     def note_contact(
         self, obs: ViewLike, heroes: tuple[HeroSeen, ...], monsters: tuple[MonsterSeen, ...]
@@ -223,18 +220,16 @@ class Fighting(Magic):
         would reveal more monsters (C-TURN-04) while the others fight without it; the
         monsters come to the heroes (C-CMB-01)."""
         where = {m.pos for m in monsters}
-        walk = self.walk_over_known(obs, hero, heroes, monsters, lambda s: spot(s, where))
-        if walk:
-            end = walk[-1]
-            self.reason = (
-                f"{name(hero.id)} closes in on the monsters over known floor, to {end.x},{end.y}"
-            )
-            return Move(hero.id, walk)
-        self.reason = (
+        return self.walk_over_known(
+            obs,
+            hero,
+            heroes,
+            monsters,
+            lambda s: spot(s, where),
+            f"{name(hero.id)} closes in on the monsters over known floor, to",
             f"{name(hero.id)} holds its ground: no door forced and nothing unknown walked "
-            "into in a fight"
+            "into in a fight",
         )
-        return None
 
     def walk_over_known(
         self,
@@ -243,17 +238,27 @@ class Fighting(Magic):
         heroes: tuple[HeroSeen, ...],
         monsters: tuple[MonsterSeen, ...],
         goal: Callable[[Search], int | None],
-    ) -> tuple[Pos, ...]:
+        going: str,
+        holding: str,
+    ) -> Action | None:
         """This turn's walk toward the square ``goal`` picks from a search over the board
         (walking costs, the other heroes, corpses, detected traps and the monsters in the
-        way), up to the first square not known to be floor (``hold``, ``rally``)."""
+        way), up to the first square not known to be floor (``hold``, ``rally``); its
+        reason is ``going`` and where it ends, or, with no such walk, ``holding`` (and
+        the hero stays)."""
         here = hero.pos
         assert here is not None
         memory = self.memory
         blocked = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
         search = Search(memory.costs(WALK_COST), memory.width, [memory.index(here)], blocked)
         target = goal(search)
-        return self.known_walk(search.path_to(target), hero.moves_left) if target else ()
+        walk = self.known_walk(search.path_to(target), hero.moves_left) if target else ()
+        if not walk:
+            self.reason = holding
+            return None
+        end = walk[-1]
+        self.reason = f"{going} {end.x},{end.y}"
+        return Move(hero.id, walk)
 
     def casts_from_afar(self, obs: ViewLike, hero: HeroSeen) -> bool:
         """Whether the hero knows a combat spell it has the Magic for: it fights better

@@ -192,7 +192,7 @@ class Moving(Fighting):
                 return drag
             # Dragging already: a walk after which the way out is open, the corpse having
             # followed into the square the hero left before its last (C-DEATH-02).
-            aside = self.walk_aside(hero, corpse, blocked - {memory.index(here)}, exits)
+            aside = self.walk_aside(hero, corpse, blocked, exits)
             if aside is not None:
                 end = aside.path[-1]
                 self.reason = (
@@ -546,8 +546,12 @@ class Moving(Fighting):
             assert hero.pos is not None
             rank = self.area_rank(obs, hero.pos)
             area = obs.revealed[rank] if rank != NO_AREA else None
-            if area is not None and area not in self.explored and self.worth_mustering(obs, area):
-                turns = self.worth_mustering(obs, area)
+            turns = (
+                self.worth_mustering(obs, area)
+                if area is not None and area not in self.explored
+                else 0
+            )
+            if area is not None and turns:
                 coming = self.could_join(obs, hero, heroes, rank, turns)
                 # At most ``turns`` turns of waiting an area, all told: a wait broken off
                 # (a fight) and taken up again counts on, so a hero whose friends go

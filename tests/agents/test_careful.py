@@ -817,3 +817,52 @@ def test_a_corpse_in_a_passage_mouth_is_walked_round_in_two_steps() -> None:
     state.apply(action)
     assert set(state.corpses) & {Pos(2, 2), Pos(2, 3), Pos(2, 4)} == set()
 
+
+# A passage east and round to a small room (R) whose way in is from the east; a crate (T)
+# in the wall between the passage and the room's row can be jumped from the passage.
+CRATE = board(
+    """
+    ##########
+    #..a.....#
+    ####T###.#
+    #......#.#
+    #.######.#
+    #........#
+    ##########
+    """,
+    """
+    ##########
+    #HHHHHHHH#
+    ####H###H#
+    #HHHHRR#H#
+    #H######H#
+    #HHHHHHHH#
+    ##########
+    """,
+    {"H": AreaInfo("Hall"), "R": AreaInfo("Nook")},
+)
+
+
+@pytest.mark.rule("C-JUMP-01")
+def test_a_hero_walks_to_a_take_off_square_on_its_way_and_jumps_from_there() -> None:
+    visit = Goal("nook", "Reach the nook.", "visit", "Nook")
+    rules = ruleset(CRATE, starts=("a",), goals=[visit])
+    state, _ = start(rules, ["ana"])
+    skip_to(state, "movement")
+    policy = careful()
+    # Her route is east and down the far passage, then west through (7,3), a square she
+    # has not seen (it may be floor): 9 squares to the Nook's (6,3). From (4,1), a
+    # square along this turn's walk, a jump over the crate lands on (4,3), two squares
+    # from it: 1 in 2 x 4 squares saved against 1 in 2 x the 3 squares she would still
+    # walk this turn, +0.5: she walks to (4,1) and jumps at her next decision.
+    action = policy.act(observe(state, Seat.HEROES))
+    assert action == Move("hero:ana", (Pos(4, 1),))
+    assert "walks to 4,1 to jump at 4,2" in policy.reason
+    state.apply(action)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert action == Jump("hero:ana", Pos(4, 2))
+    # With the knob at 0 she walks on east, as ``basic``.
+    state, _ = start(rules, ["ana"])
+    skip_to(state, "movement")
+    action = careful(jump=0).act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.path[-1] == Pos(7, 1)

@@ -238,3 +238,25 @@ def test_stall_a_cornered_patrol_takes_its_best_fight() -> None:
     action, reason = decide(state, STALL)
     assert action == MonsterMove(ORC, (Pos(3, 1), Pos(2, 1)), 0)
     assert reason.endswith("(cornered)")
+
+
+@pytest.mark.rule("C-CMB-01")
+def test_harry_a_patrol_keeps_out_of_reach_on_at_most_n_turns_then_closes_in() -> None:
+    """``harry=2``: the patrol keeps away as with ``stall`` on two turns of the game
+    (asked again in the same turn it still may), and on a third it closes in."""
+    dm = Master(DiceSampler(1), knobs=MasterKnobs(harry=2))
+    state = patrol_in_hall({})
+    keep = MonsterMove(ORC, (Pos(5, 3),), 0)
+    for turn in (3, 3, 4):
+        state.turn = turn
+        action = dm.act(View(state, Seat.DM))
+        assert action == keep and "keeps out of the heroes' reach" in dm.reason
+    assert dm.kept_away == {ORC: {3, 4}}
+    state.turn = 5
+    action = dm.act(View(state, Seat.DM))
+    assert isinstance(action, MonsterMove) and action != keep
+    assert "keeps out" not in dm.reason
+    # A guard is bound to attack (C-MON-02): it never keeps away.
+    guard = hall(["ana", "cora"], {})
+    fresh = Master(DiceSampler(1), knobs=MasterKnobs(harry=2))
+    assert "keeps out" not in (fresh.act(View(guard, Seat.DM)), fresh.reason)[1]

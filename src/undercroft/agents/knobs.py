@@ -69,7 +69,8 @@ class CarefulKnobs:
     jump: int = 1
     """1: jump a detected trap rather than walk onto it, and jump an obstacle or trap
     the route goes round when the squares saved outweigh a failed jump's cost by the
-    exact odds (C-JUMP-01/02); 0: jump only when boxed in, as ``basic``."""
+    exact odds (C-JUMP-01/02), from where the hero stands or from a square further along
+    this turn's walk (it walks there first); 0: jump only when boxed in, as ``basic``."""
     drag: int = 2
     """2: out of a fight a hero next to a fallen friend's corpse drags it along wherever
     it goes, so the corpse stays with the party (C-DEATH-01: left alone it is eaten),
@@ -124,6 +125,10 @@ class MasterKnobs:
     board the heroes cannot explore (C-CMB-01, C-TURN-05) and the Light runs down;
     0: it closes in, as ``basic``. Off by default: it wins by kiting, which no built-in
     hero policy answers (docs/players.md), so the figures would measure that gap."""
+    harry: int = 0
+    """N (with ``stall=0``): ``stall``'s keeping away, but each monster on at most N turns
+    of the game, after which it closes in: a DM that makes the heroes spend a few turns
+    of Light on each patrol and ambusher without kiting for ever; 0: never."""
 
 
 CHOICES: Final[dict[str, tuple[str, ...]]] = {"stamina": ("odds", "flat", "all")}
@@ -149,6 +154,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "focus": (0, 2),
     "abilities": (0, 1),
     "stall": (0, 1),
+    "harry": (0, 20),
 }
 K = TypeVar("K", CarefulKnobs, MasterKnobs)
 

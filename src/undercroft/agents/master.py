@@ -235,6 +235,8 @@ class Master(DungeonMaster):
     """The DM that plays to win (see the module docstring)."""
 
     knobs: MasterKnobs = field(default_factory=MasterKnobs)
+    kept_away: dict[str, set[int]] = field(default_factory=dict)
+    """Knob ``harry``: the turns each monster has kept out of the heroes' reach."""
 
     def act(self, obs: ViewLike) -> Action:
         if obs.decision == "monster_movement":
@@ -341,10 +343,10 @@ class Master(DungeonMaster):
             for h in table.heroes.values()
             for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
         }
-        # Knob ``stall``: the monsters not bound to attack (C-MON-02 binds guards) that
+        # Knobs ``stall``, ``harry``: the monsters not bound to attack (C-MON-02 binds guards) that
         # have no fight worth taking keep out of reach; each one's own best choice is
         # kept for when it is cornered.
-        stallers = self.stallers(obs) if self.knobs.stall else set()
+        stallers = self.stallers(obs) if self.knobs.stall or self.knobs.harry else set()
         keeping: list[str] = []
         own: dict[str, tuple[tuple[float, int, int, int], Choice, str]] = {}
         for order, monster in enumerate(acting):
@@ -383,6 +385,7 @@ class Master(DungeonMaster):
             if mine is not None and (best is None or mine > best):
                 best, chosen, why = mine, picked, said
         if keeping and (best is None or best[0] <= 0.0):
+            self.kept_away.setdefault(keeping[0], set()).add(obs.turn)
             return self.keep_away(obs, table, keeping[0], own.get(keeping[0]))
         if chosen is None:
             return self.close_in(obs, acting[0])
@@ -399,8 +402,13 @@ class Master(DungeonMaster):
 
     def stallers(self, obs: ViewLike) -> set[str]:
         """The monsters free to keep away: patrols and ambushers. A guard, once roused,
-        attacks and fights to the death (C-MON-02)."""
-        return {m["id"] for m in obs.monsters if m["encounter"] != Encounter.GUARD.value}
+        attacks and fights to the death (C-MON-02). With ``harry`` (and not ``stall``),
+        only those that have kept away on fewer than ``harry`` turns (this one aside)."""
+        free = {m["id"] for m in obs.monsters if m["encounter"] != Encounter.GUARD.value}
+        if self.knobs.stall or not self.knobs.harry:
+            return free
+        turn, most = obs.turn, self.knobs.harry
+        return {m for m in free if len(self.kept_away.get(m, set()) - {turn}) < most}
 
     def keep_away(
         self,

@@ -24,6 +24,8 @@ from undercroft.crawl.actions import (
 from undercroft.crawl.observe import HeroSeen, ViewLike
 from undercroft.crawl.ruleset import Trait
 
+FURNITURE_CODE = ord("T")
+"""Furniture on the remembered board (blocks movement, may be jumped, C-JUMP-01)."""
 TRAP_BITE = 3.0
 """What springing a trap costs, in squares of walking, when a jump over it fails and the
 hero lands on it (C-JUMP-01): its Health or Light, and its turn ends there."""
@@ -57,6 +59,8 @@ class Moving(Fighting):
         choice = self.careful_move(obs, hero, heroes, lead)
         if self.knobs.steady:
             choice = self.steady(obs, hero, lead, choice)
+        if isinstance(choice, Drag):
+            self.notes.setdefault("drags", {})[hero.id] = obs.turn  # no jump this step
         if choice is not None:
             return choice
         return self.end_movement(hero.id)
@@ -313,17 +317,17 @@ class Moving(Fighting):
         return Move(hero.id, walk)
 
     def shortcut(self, obs: ViewLike, hero: HeroSeen, action: Move) -> Action:
-        """``jump`` (C-JUMP-01/02): jump an obstacle or a detected trap next to the hero
-        when the squares saved on the way to where its route ends outweigh what a failed
+        """``jump`` (C-JUMP-01/02): jump an obstacle or a detected trap on the way when the
+        squares saved on the way to where the hero's route ends outweigh what a failed
         jump costs, by the jump's exact odds (4-6; Agile 3-6): a failed jump over an
         obstacle ends the movement on the take-off square, one over a trap lands on it
-        (its bite, and the movement ends there). A walk onto a detected trap is jumped
-        instead (a jump that fails lands on it, one that succeeds does not)."""
+        (its bite, and the movement ends there). The take-off may be any square of this
+        turn's walk (a jump may come after some walking, C-JUMP-01): the hero then walks
+        to it first, and jumps at its next decision. A walk onto a detected trap is
+        jumped instead (a jump that fails lands on it, one that succeeds does not)."""
         here = hero.pos
         assert here is not None
         jumps = obs.legal_of(Jump, hero.id)
-        if not jumps:
-            return action
         traps = set(obs.trap_squares())
         for jump in jumps:
             if jump.over in action.path and jump.over in traps:
@@ -336,36 +340,95 @@ class Moving(Fighting):
         route: list[int] = self.notes.get("routes", {}).get(hero.id, [])
         if not route or [memory.pos(i) for i in route[: len(action.path)]] != list(action.path):
             return action  # not the walk of this hero's route (a fight, a muster...)
-        end = route[-1]
         agile = self.cards(obs).hero(hero.id).has(Trait.AGILE)
         p = 4 / 6 if agile else 3 / 6
-        walked = len(action.path)
-        best: tuple[float, Jump] | None = None
-        # A jump pays only if it saves more than ``walked * (1 - p) / p`` squares; the
-        # walk from the landing square is at least its distance counted square by square
-        # (C-DIST-01), so most landings are ruled out without a search.
-        needed = walked * (1 - p) / p
-        goal = memory.pos(end)
-        for jump in jumps:
-            land = Pos(2 * jump.over.x - here.x, 2 * jump.over.y - here.y)
-            if len(route) - 2 - (abs(goal.x - land.x) + abs(goal.y - land.y)) <= needed:
-                continue
-            beyond = self.walk_from(land).distance(end)
-            if beyond == FAR:
-                continue
-            saved = len(route) - (2 + beyond)  # walking there, or over (2 squares) and on
-            bite = TRAP_BITE if jump.over in traps else 0.0
-            gain = p * saved - (1 - p) * (walked + bite)
-            if gain > 0 and (best is None or gain > best[0]):
-                best = (gain, jump)
+        best: tuple[float, int, Pos] | None = None
+        for take_off, over in self.hurdles(obs, hero, action, jumps, traps):
+            # A failed jump loses the rest of this turn's walk from the take-off square.
+            lost = len(action.path) - take_off
+            at = here if take_off == 0 else action.path[take_off - 1]
+            bite = TRAP_BITE if over in traps else 0.0
+            gain = self.jump_gain(route, take_off, at, over, p, lost + bite)
+            if gain is not None and (best is None or gain > best[0]):
+                best = (gain, take_off, over)
         if best is None:
             return action
-        jump = best[1]
+        gain, take_off, over = best
+        if take_off > 0:
+            at = action.path[take_off - 1]
+            self.reason = (
+                f"{name(hero.id)} walks to {at.x},{at.y} to jump at {over.x},{over.y}: a "
+                f"short cut worth {gain:+.1f} squares at {p:.2f} to land (C-JUMP-01)"
+            )
+            return Move(hero.id, action.path[:take_off])
         self.reason = (
-            f"{name(hero.id)} jumps at {jump.over.x},{jump.over.y}: a short cut worth "
-            f"{best[0]:+.1f} squares at {p:.2f} to land (C-JUMP-01)"
+            f"{name(hero.id)} jumps at {over.x},{over.y}: a short cut worth "
+            f"{gain:+.1f} squares at {p:.2f} to land (C-JUMP-01)"
         )
-        return jump
+        return Jump(hero.id, over)
+
+    def hurdles(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        action: Move,
+        jumps: list[Jump],
+        traps: set[Pos],
+    ) -> list[tuple[int, Pos]]:
+        """The jumps the hero could make on this turn's walk: (squares walked first, the
+        square jumped). From where it stands, the jumps the rules offer now; further on,
+        furniture or a detected trap next to a square of the walk with a free square of
+        known floor beyond it, while at least the jump's 2 squares of movement are left
+        (C-JUMP-01: once a Movement step, never by a hero dragging a corpse, R-C-JUMP-01)."""
+        found = [(0, jump.over) for jump in jumps]
+        if (
+            self.hero_info(obs, hero.id)["jumped"]
+            or self.notes.get("drags", {}).get(hero.id) == obs.turn
+        ):
+            return found
+        memory = self.memory
+        figures = {h.pos for h in obs.heroes_seen() if h.pos is not None}
+        figures |= {m.pos for m in obs.monsters_seen()} | set(obs.corpse_squares())
+        walk = action.path
+        for take_off in range(1, len(walk) - 1):
+            at = walk[take_off - 1]
+            for over in at.orthogonal():
+                land = Pos(2 * over.x - at.x, 2 * over.y - at.y)
+                if (
+                    not (0 <= land.x < memory.width and 0 <= land.y < memory.height)
+                    or over in figures
+                    or land in figures
+                    or land in traps
+                    or not memory.walkable(memory.index(land))
+                    or not (over in traps or memory.codes[memory.index(over)] == FURNITURE_CODE)
+                ):
+                    continue
+                found.append((take_off, over))
+        return found
+
+    def jump_gain(
+        self, route: list[int], take_off: int, at: Pos, over: Pos, p: float, lost: float
+    ) -> float | None:
+        """What a jump from ``at`` (``take_off`` squares along ``route``) over ``over`` is
+        worth in squares by its odds ``p``: the squares saved on the way to the route's
+        end if it lands, less ``lost`` (the squares and bite a failure costs) if it
+        fails; ``None`` if it is worth nothing."""
+        memory = self.memory
+        end = route[-1]
+        land = Pos(2 * over.x - at.x, 2 * over.y - at.y)
+        ahead = len(route) - take_off  # the squares still to walk from the take-off
+        # A jump pays only if it saves more than ``lost * (1 - p) / p`` squares; the walk
+        # from the landing square is at least its distance counted square by square
+        # (C-DIST-01), so most landings are ruled out without a search.
+        goal = memory.pos(end)
+        if ahead - 2 - (abs(goal.x - land.x) + abs(goal.y - land.y)) <= lost * (1 - p) / p:
+            return None
+        beyond = self.walk_from(land).distance(end)
+        if beyond == FAR:
+            return None
+        saved = ahead - (2 + beyond)  # walking there, or over (2 squares) and on
+        gain = p * saved - (1 - p) * lost
+        return gain if gain > 0 else None
 
     def catch_up(
         self,

@@ -866,3 +866,38 @@ def test_a_hero_walks_to_a_take_off_square_on_its_way_and_jumps_from_there() -> 
     skip_to(state, "movement")
     action = careful(jump=0).act(observe(state, Seat.HEROES))
     assert isinstance(action, Move) and action.path[-1] == Pos(7, 1)
+
+
+# An orc in the hall's west nook, Bram fighting it in the only square next to it; Ana at
+# the far east end of the hall, nowhere else to go.
+BLIND_HALL = board(
+    """
+    ##############
+    #ob.........a#
+    ##############
+    """,
+    """
+    ##############
+    #HHHHHHHHHHHH#
+    ##############
+    """,
+    {"H": AreaInfo("Hall")},
+)
+
+
+def test_a_hero_with_no_square_to_reach_in_a_fight_goes_near_it_with_approach() -> None:
+    slay = Goal("orc", "Slay the orc.", "slay", "orc")
+    rules = ruleset(BLIND_HALL, starts=("a", "b"), placements=[("orc", "o")], goals=[slay])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")  # past the surprise rolls: Ana moves first
+    # The one square next to the orc is Bram's: with approach=1 Ana walks toward the
+    # fight (to step in if Bram falls) instead of waiting at the far end of the hall.
+    policy = careful(approach=1)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.hero == "hero:ana"
+    assert action.path[-1].x < 12
+    assert "goes to the fight at 1,1" in policy.reason
+    # With the knob at 0 (the default) she waits where she stands.
+    policy = careful()
+    assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:ana")
+    assert "waits: no monster it can reach this turn" in policy.reason

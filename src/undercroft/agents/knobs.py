@@ -42,6 +42,11 @@ class CarefulKnobs:
     off alone to a goal or the edge of the known board: it walks over known floor to
     within two squares of a monster another hero fights, or holds there; 0: it heads
     for the goals or the unknown, as ``basic`` (paired, 1 won as many games: off)."""
+    approach: int = 0
+    """1: in a fight, a hero that can reach no free square next to a monster (they are
+    all taken, or walled in) walks over known floor to within two squares of a monster
+    another hero fights, to step in when a square frees; 0: it waits where it stands,
+    as ``basic``."""
     hold: int = 0
     """1: in a fight, a hero with no monster to reach over known floor forces no door and
     walks into nothing unknown (it would wake more monsters and leave the others to fight
@@ -138,6 +143,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "retreat": (0, 10),
     "engage": (0, 1),
     "rally": (0, 1),
+    "approach": (0, 1),
     "hold": (0, 1),
     "follow": (0, 20),
     "team": (0, 2),

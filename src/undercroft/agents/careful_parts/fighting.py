@@ -106,6 +106,20 @@ class Fighting(Magic):
             return self.rally(obs, hero, heroes, monsters)
         if self.holds(obs) and self.into_the_unknown(hero, action) and self.holding(obs):
             return self.known_way(obs, hero, heroes, monsters)
+        if (
+            self.knobs.approach
+            and action is None
+            and hero.moves_left > 0
+            and any(
+                h.pos is not None and h.pos.is_adjacent(m.pos)
+                for h in heroes
+                if h.id != hero.id
+                for m in monsters
+            )
+        ):
+            # No square next to a monster to walk to: go near the fight another hero is
+            # in rather than wait out of it (a friend fighting alone may fall, C-DD-01).
+            return self.rally(obs, hero, heroes, monsters)
         if isinstance(action, Move):
             end = action.path[-1]
             self.reason = f"{name(hero.id)} closes in on the monsters, to {end.x},{end.y}"

@@ -71,9 +71,12 @@ class Watched:
 
     def idle(self, version: str | None = None) -> None:
         """Wait for the page to finish an action (and to draw a newer frame than
-        ``version``)."""
+        ``version``; with none, for its first frame: a page just opened has drawn
+        nothing yet, and is not busy either)."""
         self.page.wait_for_function(
-            "v => document.body.dataset.busy !== '1' && document.body.dataset.version !== v",
+            "v => document.body.dataset.busy !== '1'"
+            " && document.body.dataset.version !== undefined"
+            " && document.body.dataset.version !== v",
             arg=version,
             timeout=15_000,
         )

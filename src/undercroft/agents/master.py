@@ -343,9 +343,9 @@ class Master(DungeonMaster):
             for h in table.heroes.values()
             for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
         }
-        # Knobs ``stall``, ``harry``: the monsters not bound to attack (C-MON-02 binds guards) that
-        # have no fight worth taking keep out of reach; each one's own best choice is
-        # kept for when it is cornered.
+        # Knobs ``stall`` and ``harry``: the monsters not bound to attack (C-MON-02 binds
+        # guards) that have no fight worth taking keep out of reach; each one's own best
+        # choice is kept for when it is cornered.
         stallers = self.stallers(obs) if self.knobs.stall or self.knobs.harry else set()
         keeping: list[str] = []
         own: dict[str, tuple[tuple[float, int, int, int], Choice, str]] = {}

@@ -150,8 +150,9 @@ class Fighting(Magic):
         heroes: tuple[HeroSeen, ...],
         monsters: tuple[MonsterSeen, ...],
     ) -> Action | None:
-        """``rally``: a hero with no free square next to a monster stays by the fight
-        instead of wandering off alone (to read a room's text or meet new monsters while
+        """``rally`` (and ``approach``, for a hero with no such square it can reach): a
+        hero with no free square next to a monster stays by the fight instead of
+        wandering off alone (to read a room's text or meet new monsters while
         the others fight, C-TURN-04, C-CMB-01): over known floor it walks to within
         ``RALLY_REACH`` squares of a monster another hero fights, or holds where it is.
         With no hero in a fight it goes where ``hero_move`` sent it."""

@@ -53,6 +53,7 @@ browser:
 TEST_WORKERS ?= auto
 test: install browser
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy src tests benchmarks
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 	UNDERCROFT_PURE=1 $(BIN)/python -m pytest -q -n $(TEST_WORKERS)

@@ -81,9 +81,7 @@ def _engine_from_save(
     if placements is not None:
         # A resampled game's guards stand where its draw put them, not the content.
         placed = tuple(Placement(kind, Pos(x, y)) for kind, x, y in placements)
-        ruleset = dataclasses.replace(
-            ruleset, adventure=with_placements(ruleset.adventure, placed)
-        )
+        ruleset = dataclasses.replace(ruleset, adventure=with_placements(ruleset.adventure, placed))
     state = State.from_json(ruleset, json.loads(save))
     state.history = [from_json(a) for a in history]
     engine = Engine(state, adventure, max_turns)
@@ -139,9 +137,7 @@ class Engine:
         recall = (list(self.chain), self.upto, self.eager)
         placements = self.state.ruleset.adventure.placements
         stock = ruleset_of(self.adventure, self.max_turns).adventure.placements
-        drawn = (
-            None if placements == stock else [(p.monster, p.at.x, p.at.y) for p in placements]
-        )
+        drawn = None if placements == stock else [(p.monster, p.at.x, p.at.y) for p in placements]
         return (
             _engine_from_save,
             (self.adventure, self.max_turns, save, history, recall, drawn),

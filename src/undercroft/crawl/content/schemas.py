@@ -216,7 +216,7 @@ OptionsSchema: type[Schema] = create_model(
 OptionsFile: type[Schema] = create_model(
     "OptionsFile",
     __base__=Schema,
-    __doc__="A pack's options file: ``kind = \"crawl-options\"`` and any of the options.",
+    __doc__='A pack\'s options file: ``kind = "crawl-options"`` and any of the options.',
     kind=(cast(Any, Literal["crawl-options"]), ...),
     **_option_fields(),
 )

@@ -385,7 +385,8 @@ class Master(DungeonMaster):
             if mine is not None and (best is None or mine > best):
                 best, chosen, why = mine, picked, said
         if keeping and (best is None or best[0] <= 0.0):
-            self.kept_away.setdefault(keeping[0], set()).add(obs.turn)
+            if self.knobs.harry:
+                self.kept_away.setdefault(keeping[0], set()).add(obs.turn)
             return self.keep_away(obs, table, keeping[0], own.get(keeping[0]))
         if chosen is None:
             return self.close_in(obs, acting[0])

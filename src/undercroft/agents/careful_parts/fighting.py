@@ -31,6 +31,7 @@ from undercroft.agents.plan import (
     Search,
     mask_of,
 )
+from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     DONE,
     Action,
@@ -103,23 +104,16 @@ class Fighting(Magic):
             return self.engage(obs, hero, heroes, monsters)
         action = self.hero_move(obs, hero, heroes, False)  # the nearest monster, as basic
         if self.knobs.rally and isinstance(action, Move) and not self.closing_in(hero, monsters):
-            return self.rally(obs, hero, heroes, monsters)
+            fights = self.fought_by_others(hero, heroes, monsters)
+            return self.rally(obs, hero, heroes, monsters, fights) if fights else action
         if self.holds(obs) and self.into_the_unknown(hero, action) and self.holding(obs):
             return self.known_way(obs, hero, heroes, monsters)
-        if (
-            self.knobs.approach
-            and action is None
-            and hero.moves_left > 0
-            and any(
-                h.pos is not None and h.pos.is_adjacent(m.pos)
-                for h in heroes
-                if h.id != hero.id
-                for m in monsters
-            )
-        ):
+        if self.knobs.approach and action is None and hero.moves_left > 0:
             # No square next to a monster to walk to: go near the fight another hero is
             # in rather than wait out of it (a friend fighting alone may fall, C-DD-01).
-            return self.rally(obs, hero, heroes, monsters)
+            fights = self.fought_by_others(hero, heroes, monsters)
+            if fights:
+                return self.rally(obs, hero, heroes, monsters, fights)
         if isinstance(action, Move):
             end = action.path[-1]
             self.reason = f"{name(hero.id)} closes in on the monsters, to {end.x},{end.y}"
@@ -143,30 +137,35 @@ class Fighting(Magic):
         end = self.memory.pos(route[-1])
         return any(m.pos == end or m.pos.is_adjacent(end) for m in monsters)
 
-    def rally(
-        self,
-        obs: ViewLike,
-        hero: HeroSeen,
-        heroes: tuple[HeroSeen, ...],
-        monsters: tuple[MonsterSeen, ...],
-    ) -> Action | None:
-        """``rally`` (and ``approach``, for a hero with no such square it can reach): a
-        hero with no free square next to a monster stays by the fight instead of
-        wandering off alone (to read a room's text or meet new monsters while
-        the others fight, C-TURN-04, C-CMB-01): over known floor it walks to within
-        ``RALLY_REACH`` squares of a monster another hero fights, or holds where it is.
-        With no hero in a fight it goes where ``hero_move`` sent it."""
-        here = hero.pos
-        assert here is not None
-        fights = [
+    @staticmethod
+    def fought_by_others(
+        hero: HeroSeen, heroes: tuple[HeroSeen, ...], monsters: tuple[MonsterSeen, ...]
+    ) -> list[Pos]:
+        """The squares of the monsters another hero than ``hero`` stands next to."""
+        return [
             m.pos
             for m in monsters
             if any(
                 h.id != hero.id and h.pos is not None and h.pos.is_adjacent(m.pos) for h in heroes
             )
         ]
-        if not fights:
-            return self.hero_move(obs, hero, heroes, False)
+
+    def rally(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        monsters: tuple[MonsterSeen, ...],
+        fights: list[Pos],
+    ) -> Action | None:
+        """``rally`` (and ``approach``, for a hero with no such square it can reach): a
+        hero with no free square next to a monster stays by the fight instead of
+        wandering off alone (to read a room's text or meet new monsters while
+        the others fight, C-TURN-04, C-CMB-01): over known floor it walks to within
+        ``RALLY_REACH`` squares of a monster another hero fights (``fights``, the
+        squares of those monsters, :meth:`fought_by_others`), or holds where it is."""
+        here = hero.pos
+        assert here is not None
         near = min(fights, key=here.chebyshev)
         where = f"{near.x},{near.y}"
         if here.chebyshev(near) <= RALLY_REACH:

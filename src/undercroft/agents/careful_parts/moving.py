@@ -36,6 +36,11 @@ GOAL_MUSTER = 4
 """Turns the party gives everyone to reach the area of a visit goal before exploring it."""
 
 
+def beyond(at: Pos, over: Pos) -> Pos:
+    """Where a jump from ``at`` over the square ``over`` next to it lands (C-JUMP-01)."""
+    return Pos(2 * over.x - at.x, 2 * over.y - at.y)
+
+
 class Moving(Fighting):
     """Moving as a team: the leader waits at doors, the party explores goal areas together."""
 
@@ -325,8 +330,6 @@ class Moving(Fighting):
         turn's walk (a jump may come after some walking, C-JUMP-01): the hero then walks
         to it first, and jumps at its next decision. A walk onto a detected trap is
         jumped instead (a jump that fails lands on it, one that succeeds does not)."""
-        here = hero.pos
-        assert here is not None
         jumps = obs.legal_of(Jump, hero.id)
         traps = set(obs.trap_squares())
         for jump in jumps:
@@ -343,12 +346,11 @@ class Moving(Fighting):
         agile = self.cards(obs).hero(hero.id).has(Trait.AGILE)
         p = 4 / 6 if agile else 3 / 6
         best: tuple[float, int, Pos] | None = None
-        for take_off, over in self.hurdles(obs, hero, action, jumps, traps):
+        for take_off, over, land in self.hurdles(obs, hero, action, jumps, traps):
             # A failed jump loses the rest of this turn's walk from the take-off square.
             lost = len(action.path) - take_off
-            at = here if take_off == 0 else action.path[take_off - 1]
             bite = TRAP_BITE if over in traps else 0.0
-            gain = self.jump_gain(route, take_off, at, over, p, lost + bite)
+            gain = self.jump_gain(route, take_off, land, p, lost + bite)
             if gain is not None and (best is None or gain > best[0]):
                 best = (gain, take_off, over)
         if best is None:
@@ -374,26 +376,30 @@ class Moving(Fighting):
         action: Move,
         jumps: list[Jump],
         traps: set[Pos],
-    ) -> list[tuple[int, Pos]]:
+    ) -> list[tuple[int, Pos, Pos]]:
         """The jumps the hero could make on this turn's walk: (squares walked first, the
-        square jumped). From where it stands, the jumps the rules offer now; further on,
-        furniture or a detected trap next to a square of the walk with a free square of
-        known floor beyond it, while at least the jump's 2 squares of movement are left
-        (C-JUMP-01: once a Movement step, never by a hero dragging a corpse, R-C-JUMP-01)."""
-        found = [(0, jump.over) for jump in jumps]
+        square jumped, the landing square beyond it). From where it stands, the jumps the
+        rules offer now; further on, furniture or a detected trap next to a square of the
+        walk with a free square of known floor beyond it, while at least the jump's 2
+        squares of movement are left (C-JUMP-01: once a Movement step, never by a hero
+        dragging a corpse, R-C-JUMP-01)."""
+        here = hero.pos
+        assert here is not None
+        found = [(0, j.over, beyond(here, j.over)) for j in jumps]
+        walk = action.path
         if (
-            self.hero_info(obs, hero.id)["jumped"]
+            len(walk) < 3
+            or self.hero_info(obs, hero.id)["jumped"]
             or self.notes.get("drags", {}).get(hero.id) == obs.turn
         ):
             return found
         memory = self.memory
         figures = {h.pos for h in obs.heroes_seen() if h.pos is not None}
         figures |= {m.pos for m in obs.monsters_seen()} | set(obs.corpse_squares())
-        walk = action.path
         for take_off in range(1, len(walk) - 1):
             at = walk[take_off - 1]
             for over in at.orthogonal():
-                land = Pos(2 * over.x - at.x, 2 * over.y - at.y)
+                land = beyond(at, over)
                 if (
                     not (0 <= land.x < memory.width and 0 <= land.y < memory.height)
                     or over in figures
@@ -403,19 +409,18 @@ class Moving(Fighting):
                     or not (over in traps or memory.codes[memory.index(over)] == FURNITURE_CODE)
                 ):
                     continue
-                found.append((take_off, over))
+                found.append((take_off, over, land))
         return found
 
     def jump_gain(
-        self, route: list[int], take_off: int, at: Pos, over: Pos, p: float, lost: float
+        self, route: list[int], take_off: int, land: Pos, p: float, lost: float
     ) -> float | None:
-        """What a jump from ``at`` (``take_off`` squares along ``route``) over ``over`` is
-        worth in squares by its odds ``p``: the squares saved on the way to the route's
-        end if it lands, less ``lost`` (the squares and bite a failure costs) if it
-        fails; ``None`` if it is worth nothing."""
+        """What a jump from ``take_off`` squares along ``route`` to ``land`` is worth in
+        squares by its odds ``p``: the squares saved on the way to the route's end if it
+        lands, less ``lost`` (the squares and bite a failure costs) if it fails; ``None``
+        if it is worth nothing."""
         memory = self.memory
         end = route[-1]
-        land = Pos(2 * over.x - at.x, 2 * over.y - at.y)
         ahead = len(route) - take_off  # the squares still to walk from the take-off
         # A jump pays only if it saves more than ``lost * (1 - p) / p`` squares; the walk
         # from the landing square is at least its distance counted square by square

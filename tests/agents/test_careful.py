@@ -213,7 +213,84 @@ def test_the_party_waits_to_explore_a_goals_area_together() -> None:
     # Four turns of waiting all told, however broken off, and she explores: a friend who
     # goes elsewhere is not waited for until the Light is out.
     policy.notes["waited"]["Shrine"] = {-7, -6, -3, -2}
+    policy.notes["mustering"].clear()  # decided afresh, as on a later turn
     assert policy.act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
+
+
+# A wide shrine: Ana just inside its doorway, Cora at its far end, Bram three squares
+# from the doorway; a crypt nobody has found lies beyond the walls.
+WIDE_SHRINE = board(
+    """
+    ##############
+    #...b.'a....c#
+    #.....#......#
+    ##############
+    #..........###
+    ##############
+    """,
+    """
+    ##############
+    #HHHHH.SSSSSS#
+    #HHHHH#SSSSSS#
+    ##############
+    #CCCCCCCCCC###
+    ##############
+    """,
+    {"H": AreaInfo("Hall"), "S": AreaInfo("Shrine"), "C": AreaInfo("Crypt")},
+)
+
+
+def test_the_heroes_of_one_area_wait_or_explore_as_one() -> None:
+    crypt = Goal("crypt", "Find the crypt.", "visit", "Crypt")
+    rules = ruleset(WIDE_SHRINE, starts=("a", "b", "c"), goals=[crypt])
+    state, _ = start(rules, ["ana", "bram", "cora"])
+    skip_to(state, "explore_choice")
+    # ``muster=2``: while the crypt is not found, the heroes in a room wait a turn for a
+    # friend who can walk into it within one. Bram can (3 squares), so Ana waits; Cora,
+    # 8 squares from him, waits with her: had she explored, the Shrine's text (which
+    # may test every explorer) would be read with one explorer while Ana looked on.
+    policy = careful(muster=2)
+    choices = {}
+    while state.pending is not None and state.pending.kind == "explore_choice":
+        action = policy.act(observe(state, Seat.HEROES))
+        assert isinstance(action, Explore)
+        choices[action.hero] = (action.explore, policy.reason)
+        state.apply(action)
+    assert not choices["hero:ana"][0] and not choices["hero:cora"][0]
+    assert "waits to explore the Shrine: Bram can join within 1 turns" in choices["hero:cora"][1]
+
+
+# Ana at the far end of the shrine, Bram eight squares from its nearest square.
+FAR_SHRINE = board(
+    """
+    ##############
+    #.b......'..a#
+    #........#...#
+    ##############
+    """,
+    """
+    ##############
+    #HHHHHHHH.SSS#
+    #HHHHHHHH#SSS#
+    ##############
+    """,
+    {"H": AreaInfo("Hall"), "S": AreaInfo("Shrine")},
+)
+
+
+def test_a_friend_is_waited_for_by_its_walk_into_the_area() -> None:
+    rules = ruleset(FAR_SHRINE, starts=("a", "b"), goals=[PRAY])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "explore_choice")
+    policy = careful(muster=1)
+    obs = observe(state, Seat.HEROES)
+    assert policy.act(obs) == Explore("hero:ana", False)
+    # Bram walks 8 squares into the Shrine (2,1 to 10,1): two turns at Movement 4,
+    # though Ana, at its far end, is 10 squares from him (three turns).
+    (rank,) = policy.area_ranks(obs, {"Shrine"})
+    heroes = policy.on_board(obs)
+    assert [h.id for h in policy.could_join(obs, heroes, rank, 2)] == ["hero:bram"]
+    assert policy.could_join(obs, heroes, rank, 1) == []
 
 
 # A corridor with the orc at its far end; Bram stands in Ana's way, and a shut door below

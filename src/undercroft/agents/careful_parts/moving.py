@@ -603,9 +603,11 @@ class Moving(Fighting):
 
     def on_explore_choice(self, obs: ViewLike) -> Action | None:
         """Explore together (C-EXPL-01): a text that tests every explorer gives each a
-        roll, and a text is read once, so a hero in an area not yet explored waits (for
-        at most ``patience`` turns) while another hero can join it within two turns;
-        then every hero who can explores."""
+        roll, and a text is read once, so the heroes in an area not yet explored wait
+        (``muster``: for the turns :meth:`worth_mustering` gives, all told) while another
+        hero can walk into it within that many turns; then every hero who can explores.
+        The heroes of one area wait or explore as one: a text read by one explorer while
+        a friend beside it waits is the worst of both."""
         heroes = self.on_board(obs)
         for action in obs.legal_of(Explore):
             if not action.explore:
@@ -614,26 +616,13 @@ class Moving(Fighting):
             assert hero.pos is not None
             rank = self.area_rank(obs, hero.pos)
             area = obs.revealed[rank] if rank != NO_AREA else None
-            turns = (
-                self.worth_mustering(obs, area)
-                if area is not None and area not in self.explored
-                else 0
-            )
-            if area is not None and turns:
-                coming = self.could_join(obs, hero, heroes, rank, turns)
-                # At most ``turns`` turns of waiting an area, all told: a wait broken off
-                # (a fight) and taken up again counts on, so a hero whose friends go
-                # elsewhere does not wait for them turn after turn until the Light is out.
-                waited: set[int] = self.notes.setdefault("waited", {}).setdefault(area, set())
-                if coming and (len(waited) < turns or obs.turn in waited):
-                    waited.add(obs.turn)
-                    muster = self.notes.get("muster")
-                    if muster is None or muster[0] != area:
-                        self.notes["muster"] = (area, obs.turn, turns)  # the others come
+            if area is not None and area not in self.explored:
+                coming = self.mustering(obs, heroes, rank, area)
+                if coming:
                     self.reason = (
                         f"{name(hero.id)} waits to explore the {area}: "
                         + ", ".join(name(h.id) for h in coming)
-                        + f" can join within {turns} turns"
+                        + f" can join within {self.notes['muster'][2]} turns"
                     )
                     return Explore(hero.id, False)
             if area is not None:
@@ -641,6 +630,35 @@ class Moving(Fighting):
             self.reason = f"{name(hero.id)} explores {area or 'where it stands'}"
             return action
         return None
+
+    def mustering(
+        self, obs: ViewLike, heroes: list[HeroSeen], rank: int, area: str
+    ) -> list[HeroSeen]:
+        """The heroes the ones in ``area`` wait for this turn before exploring it (none:
+        explore now), decided once a turn for the whole area."""
+        decided: dict[tuple[int, str], list[HeroSeen]] = self.notes.setdefault("mustering", {})
+        key = (obs.turn, area)
+        found = decided.get(key)
+        if found is not None:
+            return found
+        found = []
+        turns = self.worth_mustering(obs, area)
+        if turns:
+            coming = self.could_join(obs, heroes, rank, turns)
+            # At most ``turns`` turns of waiting an area, all told: a wait broken off
+            # (a fight) and taken up again counts on, so heroes whose friends go
+            # elsewhere do not wait for them turn after turn until the Light is out.
+            waited: set[int] = self.notes.setdefault("waited", {}).setdefault(area, set())
+            if coming and (len(waited) < turns or obs.turn in waited):
+                waited.add(obs.turn)
+                muster = self.notes.get("muster")
+                if muster is None or muster[0] != area:
+                    self.notes["muster"] = (area, obs.turn, turns)  # the others come
+                found = coming
+        for old in [k for k in decided if k[0] != obs.turn]:
+            del decided[old]
+        decided[key] = found
+        return found
 
     def worth_mustering(self, obs: ViewLike, area: str) -> int:
         """How many turns to let the others take to join before exploring ``area`` (0:
@@ -661,20 +679,22 @@ class Moving(Fighting):
         return turns
 
     def could_join(
-        self, obs: ViewLike, hero: HeroSeen, heroes: list[HeroSeen], rank: int, turns: int
+        self, obs: ViewLike, heroes: list[HeroSeen], rank: int, turns: int
     ) -> list[HeroSeen]:
-        """The other heroes not in the area of ``rank`` who could walk into it within
+        """The living heroes not in the area of ``rank`` who could walk into it within
         ``turns`` turns (their Movement each turn, C-TURN-03)."""
-        assert hero.pos is not None
-        memory = self.memory
+        inside = self.in_areas(obs, {rank})
         found = []
         for other in heroes:
-            if other.id == hero.id or other.pos is None or other.health == 0:
+            if other.pos is None or other.health == 0:
                 continue
             if self.area_rank(obs, other.pos) == rank:
                 continue
-            d = self.walk_from(hero.pos).distance(memory.index(other.pos))
-            if d != FAR and d <= turns * self.cards(obs).hero(other.id).movement:
+            walks = self.walk_from(other.pos)
+            square = walks.nearest(inside)
+            if square is None:
+                continue
+            if walks.distance(square) <= turns * self.cards(obs).hero(other.id).movement:
                 found.append(other)
         return found
 

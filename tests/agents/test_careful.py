@@ -1,8 +1,10 @@
 """The careful party on scripted boards: the heal is cast, the hurt hero leaves the fight,
 no door is forced in a fight, the party waits to explore a goal's area together, Stamina
 follows the odds, Light is bought when none is wasted, healing is passed to who needs it;
-every decision says why. They check the players' choices, not the rules' outcomes
-(tests/crawl does), so they carry no rule marks.
+every decision says why. They check the players' choices; the rules' outcomes are
+tested in tests/crawl. A test here carries a rule mark where the choice it asserts is
+one the engine offers only under that rule (a jump after some walking, C-JUMP-01;
+dragging a friend's corpse, C-DEATH-02; casting from a scroll, C-SPELL-02).
 """
 
 from __future__ import annotations
@@ -213,7 +215,6 @@ def test_the_party_waits_to_explore_a_goals_area_together() -> None:
     # Four turns of waiting all told, however broken off, and she explores: a friend who
     # goes elsewhere is not waited for until the Light is out.
     policy.notes["waited"]["Shrine"] = {-7, -6, -3, -2}
-    policy.notes["mustering"].clear()  # decided afresh, as on a later turn
     assert policy.act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
 
 

@@ -34,6 +34,8 @@ WALKABLE: Final = bytes(1 if c in WALKABLE_CHARS else 0 for c in range(256))
 """``WALKABLE[code]``: whether a known square of that map character can be walked."""
 UNKNOWN_CODE: Final = ord(UNKNOWN)
 SHUT_CODE: Final = ord("+")
+FURNITURE_CODE: Final = ord("T")
+"""Furniture on the remembered board (blocks movement, may be jumped, C-JUMP-01)."""
 PLANNING_COST: Final = bytes(
     1 if WALKABLE[c] else 3 if c == UNKNOWN_CODE else 4 if c == SHUT_CODE else 0 for c in range(256)
 )

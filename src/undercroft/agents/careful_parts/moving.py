@@ -8,7 +8,7 @@ from undercroft.agents.careful_parts.common import (
     name,
 )
 from undercroft.agents.careful_parts.fighting import Fighting
-from undercroft.agents.plan import FAR, PLANNING_COST, SHUT_CODE, Search
+from undercroft.agents.plan import FAR, FURNITURE_CODE, PLANNING_COST, SHUT_CODE, Search
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     DONE,
@@ -24,8 +24,6 @@ from undercroft.crawl.actions import (
 from undercroft.crawl.observe import HeroSeen, ViewLike
 from undercroft.crawl.ruleset import Trait
 
-FURNITURE_CODE = ord("T")
-"""Furniture on the remembered board (blocks movement, may be jumped, C-JUMP-01)."""
 TRAP_BITE = 3.0
 """What springing a trap costs, in squares of walking, when a jump over it fails and the
 hero lands on it (C-JUMP-01): its Health or Light, and its turn ends there."""
@@ -428,10 +426,10 @@ class Moving(Fighting):
         goal = memory.pos(end)
         if ahead - 2 - (abs(goal.x - land.x) + abs(goal.y - land.y)) <= lost * (1 - p) / p:
             return None
-        beyond = self.walk_from(land).distance(end)
-        if beyond == FAR:
+        after = self.walk_from(land).distance(end)
+        if after == FAR:
             return None
-        saved = ahead - (2 + beyond)  # walking there, or over (2 squares) and on
+        saved = ahead - (2 + after)  # walking there, or over (2 squares) and on
         gain = p * saved - (1 - p) * lost
         return gain if gain > 0 else None
 
@@ -617,12 +615,12 @@ class Moving(Fighting):
             rank = self.area_rank(obs, hero.pos)
             area = obs.revealed[rank] if rank != NO_AREA else None
             if area is not None and area not in self.explored:
-                coming = self.mustering(obs, heroes, rank, area)
+                coming, turns = self.mustering(obs, heroes, rank, area)
                 if coming:
                     self.reason = (
                         f"{name(hero.id)} waits to explore the {area}: "
                         + ", ".join(name(h.id) for h in coming)
-                        + f" can join within {self.notes['muster'][2]} turns"
+                        + f" can join within {turns} turns"
                     )
                     return Explore(hero.id, False)
             if area is not None:
@@ -633,32 +631,27 @@ class Moving(Fighting):
 
     def mustering(
         self, obs: ViewLike, heroes: list[HeroSeen], rank: int, area: str
-    ) -> list[HeroSeen]:
+    ) -> tuple[list[HeroSeen], int]:
         """The heroes the ones in ``area`` wait for this turn before exploring it (none:
-        explore now), decided once a turn for the whole area."""
-        decided: dict[tuple[int, str], list[HeroSeen]] = self.notes.setdefault("mustering", {})
-        key = (obs.turn, area)
-        found = decided.get(key)
-        if found is not None:
-            return found
-        found = []
+        explore now), and the turns they are given. Every hero in the area gets the same
+        answer: who can walk into the area does not depend on which hero asks, and a turn
+        already waited is waited again."""
         turns = self.worth_mustering(obs, area)
-        if turns:
-            coming = self.could_join(obs, heroes, rank, turns)
-            # At most ``turns`` turns of waiting an area, all told: a wait broken off
-            # (a fight) and taken up again counts on, so heroes whose friends go
-            # elsewhere do not wait for them turn after turn until the Light is out.
-            waited: set[int] = self.notes.setdefault("waited", {}).setdefault(area, set())
-            if coming and (len(waited) < turns or obs.turn in waited):
-                waited.add(obs.turn)
-                muster = self.notes.get("muster")
-                if muster is None or muster[0] != area:
-                    self.notes["muster"] = (area, obs.turn, turns)  # the others come
-                found = coming
-        for old in [k for k in decided if k[0] != obs.turn]:
-            del decided[old]
-        decided[key] = found
-        return found
+        if not turns:
+            return [], 0
+        coming = self.could_join(obs, heroes, rank, turns)
+        # At most ``turns`` turns of waiting an area, all told: a wait broken off (a
+        # fight) and taken up again counts on, so heroes whose friends go elsewhere do
+        # not wait for them turn after turn until the Light is out.
+        waited: set[int] = self.notes.setdefault("waited", {}).setdefault(area, set())
+        if not coming or (len(waited) >= turns and obs.turn not in waited):
+            return [], turns
+        if obs.turn not in waited:  # the area's first hero asked this turn
+            waited.add(obs.turn)
+            muster = self.notes.get("muster")
+            if muster is None or muster[0] != area:
+                self.notes["muster"] = (area, obs.turn, turns)  # the others come
+        return coming, turns
 
     def worth_mustering(self, obs: ViewLike, area: str) -> int:
         """How many turns to let the others take to join before exploring ``area`` (0:

@@ -45,6 +45,10 @@ class Backend:
 
 _excepthook = threading.excepthook
 
+MANAGER_JOIN_SECONDS = 10.0
+"""How long a stopped pool's manager thread is waited for (it ends once its workers are
+ended, well within this)."""
+
 
 def _quiet_broken_pool(args: threading.ExceptHookArgs) -> None:
     """Python 3.11's pool manager thread may raise ``InvalidStateError`` when the workers
@@ -76,6 +80,13 @@ def local(workers: int) -> Iterator[Backend]:
         pool.shutdown(wait=False, cancel_futures=True)
         for process in workers_now:
             process.terminate()
+        # The pool's manager thread closes its wake-up pipe as it ends; Python 3.11's exit
+        # hook writes to that pipe unless closed, and the two raced ("Bad file
+        # descriptor" traceback after a batch stopped by a full disk). With the workers
+        # ended the thread ends at once: wait for it, so the pipe is closed before exit.
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(timeout=MANAGER_JOIN_SECONDS)
         raise
     else:
         pool.shutdown(wait=True)

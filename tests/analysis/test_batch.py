@@ -227,6 +227,23 @@ def test_an_interrupted_batch_leaves_no_partial_file(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_stopped_pool_is_wound_up_before_the_error_goes_on() -> None:
+    # Python 3.11 writes to a live pool's wake-up pipe at exit while the pool's manager
+    # thread may be closing it: a "Bad file descriptor" traceback after a batch stopped
+    # by a full disk. A stopped pool must have ended that thread and closed the pipe.
+    from undercroft.analysis import backends
+
+    class StopError(Exception):
+        pass
+
+    with pytest.raises(StopError), backends.local(1) as chosen:
+        assert chosen.executor.submit(sum, [1, 2]).result() == 3
+        wakeup = chosen.executor._executor_manager_thread_wakeup  # type: ignore[attr-defined]
+        manager = chosen.executor._executor_manager_thread  # type: ignore[attr-defined]
+        raise StopError
+    assert wakeup._closed and not manager.is_alive()
+
+
 def test_many_small_chunks_keep_their_order(tmp_path: Path) -> None:
     import pyarrow as pa
 

@@ -76,6 +76,7 @@ def local(workers: int) -> Iterator[Backend]:
         # Stopped (Ctrl-C, a failure): the chunks still running are of no use, and waiting
         # for them could take minutes, so the workers are ended at once.
         workers_now = list(getattr(pool, "_processes", {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
         threading.excepthook = _quiet_broken_pool
         pool.shutdown(wait=False, cancel_futures=True)
         for process in workers_now:
@@ -84,7 +85,6 @@ def local(workers: int) -> Iterator[Backend]:
         # hook writes to that pipe unless closed, and the two raced ("Bad file
         # descriptor" traceback after a batch stopped by a full disk). With the workers
         # ended the thread ends at once: wait for it, so the pipe is closed before exit.
-        manager = getattr(pool, "_executor_manager_thread", None)
         if manager is not None:
             manager.join(timeout=MANAGER_JOIN_SECONDS)
         raise

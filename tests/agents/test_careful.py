@@ -32,6 +32,7 @@ from undercroft.crawl.actions import (
     Move,
     OpenDoor,
     Roll,
+    SpendStamina,
     Trade,
     UseItem,
 )
@@ -258,7 +259,68 @@ def test_the_heroes_of_one_area_wait_or_explore_as_one() -> None:
         choices[action.hero] = (action.explore, policy.reason)
         state.apply(action)
     assert not choices["hero:ana"][0] and not choices["hero:cora"][0]
-    assert "waits to explore the Shrine: Bram can join within 1 turns" in choices["hero:cora"][1]
+    assert "waits to explore the Shrine: Bram can join next turn" in choices["hero:cora"][1]
+
+
+# Ana just inside the shrine's doorway (the only way in), Bram six squares from it.
+DOORWAY_SHRINE = board(
+    """
+    ##############
+    #...b....'a..#
+    #........#...#
+    ##############
+    """,
+    """
+    ##############
+    #HHHHHHHH.SSS#
+    #HHHHHHHH#SSS#
+    ##############
+    """,
+    {"H": AreaInfo("Hall"), "S": AreaInfo("Shrine")},
+)
+
+
+def test_a_hero_makes_room_and_a_friend_joins_it_in_a_goals_area() -> None:
+    rules = ruleset(DOORWAY_SHRINE, starts=("a", "b"), goals=[PRAY])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    # ``together=1`` (the default): Ana, who stays to read the Shrine's text, stands in
+    # Bram's only way in (no hero moves through another, C-TURN-03): she steps further in.
+    policy = careful(together=1)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert action == Move("hero:ana", (Pos(11, 1),))
+    assert "steps further into the Shrine to let Bram in" in policy.reason
+    # With ``together=0`` she stays where she is.
+    assert careful(together=0).act(observe(state, Seat.HEROES)) == EndMovement("hero:ana")
+    state.apply(action)
+    state.apply(EndMovement("hero:ana"))
+    # Bram is six squares from the Shrine with Movement 4: he buys two squares with
+    # Stamina (C-TURN-03), then walks in beside her.
+    action = policy.act(observe(state, Seat.HEROES))
+    assert action == SpendStamina("hero:bram", 2)
+    state.apply(action)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.path[-1] == Pos(10, 1)
+    assert "Bram joins Ana to explore the Shrine together" in policy.reason
+
+
+def test_a_hero_alone_in_a_goals_area_waits_a_turn_for_a_friend() -> None:
+    rules = ruleset(DOORWAY_SHRINE, starts=("a", "b"), goals=[PRAY])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "explore_choice")  # nobody moved: Bram can walk in next turn
+    policy = careful(together=1)
+    assert policy.act(observe(state, Seat.HEROES)) == Explore("hero:ana", False)
+    assert "waits to explore the Shrine: Bram can join next turn" in policy.reason
+    assert policy.act(observe(state, Seat.HEROES)) == Explore("hero:ana", False)
+    # One turn an area, all told: a wait already spent is not taken again.
+    policy.notes["paired"]["Shrine"] = -1
+    assert policy.act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
+    # With ``together=0`` she explores at once.
+    assert careful(together=0).act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
+    # Bram eight squares away (Movement 4, up to 3 squares of Stamina): no wait.
+    state.heroes["hero:bram"].pos = Pos(2, 1)
+    state.sync_board()
+    assert careful(together=1).act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
 
 
 # Ana at the far end of the shrine, Bram eight squares from its nearest square.

@@ -8,7 +8,14 @@ from undercroft.agents.careful_parts.common import (
     name,
 )
 from undercroft.agents.careful_parts.fighting import Fighting
-from undercroft.agents.plan import FAR, FURNITURE_CODE, PLANNING_COST, SHUT_CODE, Search
+from undercroft.agents.plan import (
+    FAR,
+    FURNITURE_CODE,
+    PLANNING_COST,
+    SHUT_CODE,
+    WALK_COST,
+    Search,
+)
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     DONE,
@@ -20,6 +27,7 @@ from undercroft.crawl.actions import (
     Move,
     OpenDoor,
     Rest,
+    SpendStamina,
 )
 from undercroft.crawl.observe import HeroSeen, ViewLike
 from undercroft.crawl.ruleset import Trait
@@ -30,6 +38,8 @@ hero lands on it (C-JUMP-01): its Health or Light, and its turn ends there."""
 DRAG_REACH = 6
 """How far (squares of walking) a hero leaving the dungeon goes out of its way to fetch a
 corpse (``drag``)."""
+MOVE_STAMINA = 3
+"""The most Stamina a hero spends on squares in one Movement step (R-C-MOVE-01)."""
 GOAL_MUSTER = 4
 """Turns the party gives everyone to reach the area of a visit goal before exploring it."""
 
@@ -119,6 +129,10 @@ class Moving(Fighting):
         leaving = self.should_leave(obs)
         if monsters and not leaving:
             return self.fight_move(obs, hero, heroes, monsters)
+        if self.knobs.together and not leaving and hero.health > 0:
+            join = self.join_goal_room(obs, hero, heroes) or self.make_room(obs, hero, heroes)
+            if join is not None:
+                return join
         if self.knobs.muster and not leaving:
             join = self.join_muster(obs, hero, heroes)
             if join is not None:
@@ -616,11 +630,17 @@ class Moving(Fighting):
             area = obs.revealed[rank] if rank != NO_AREA else None
             if area is not None and area not in self.explored:
                 coming, turns = self.mustering(obs, heroes, rank, area)
+                if not coming and self.knobs.together:
+                    coming, turns = self.pairing(obs, heroes, rank, area), 1
                 if coming:
                     self.reason = (
                         f"{name(hero.id)} waits to explore the {area}: "
                         + ", ".join(name(h.id) for h in coming)
-                        + f" can join within {turns} turns"
+                        + (
+                            " can join next turn"
+                            if turns == 1
+                            else f" can join within {turns} turns"
+                        )
                     )
                     return Explore(hero.id, False)
             if area is not None:
@@ -652,6 +672,168 @@ class Moving(Fighting):
             if muster is None or muster[0] != area:
                 self.notes["muster"] = (area, obs.turn, turns)  # the others come
         return coming, turns
+
+    def unread_goal_ranks(self, obs: ViewLike) -> set[int]:
+        """The ranks of the revealed areas of open visit goals whose text is still to be
+        read (C-EXPL-01)."""
+        return {r for r in self.goal_areas(obs) if obs.revealed[r] not in self.explored}
+
+    def known_floor_walk(self, at: Pos, blocked: set[int] | frozenset[int] = frozenset()) -> Search:
+        """Walking distances from ``at`` over known floor only (no unknown square, no shut
+        door), through no square of ``blocked``."""
+        memory = self.memory
+        return Search(memory.costs(WALK_COST), memory.width, [memory.index(at)], blocked)
+
+    def join_goal_room(
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]
+    ) -> Action | None:
+        """``together``: a hero outside the area of an open visit goal not yet explored,
+        where a friend stands, walks into it this turn if its Movement takes it there over
+        known floor: the area's text is read once, and a test it sets the one who chose
+        falls to the first explorer in party order (C-EXPL-01), so a second hero there
+        may take it in the first one's place (or add its roll to a test of every
+        explorer)."""
+        here = hero.pos
+        assert here is not None
+        unread = self.unread_goal_ranks(obs)
+        if not unread or self.area_rank(obs, here) in unread:
+            return None
+        friends = [
+            h
+            for h in heroes
+            if h.id != hero.id
+            and h.pos is not None
+            and h.health > 0
+            and self.area_rank(obs, h.pos) in unread
+        ]
+        if not friends:
+            return None
+        ranks = {self.area_rank(obs, h.pos) for h in friends if h.pos is not None}
+        search = self.known_floor_walk(here, self.blocked(obs, hero, heroes))
+        target = search.nearest(self.in_areas(obs, ranks))
+        if target is None:
+            return None
+        short = search.distance(target) - hero.moves_left
+        if short > 0:
+            # C-TURN-03: Stamina buys the squares that are missing, if it can.
+            buy = [a for a in obs.legal_of(SpendStamina, hero.id) if a.points >= short]
+            if not buy:
+                return None
+            self.reason = (
+                f"{name(hero.id)} spends {buy[0].points} Stamina to reach the friend "
+                "exploring a goal's area"
+            )
+            return buy[0]
+        memory = self.memory
+        walk = tuple(memory.pos(i) for i in search.path_to(target))
+        if not walk:
+            return None
+        area = obs.revealed[self.area_rank(obs, walk[-1])]
+        inside = " and ".join(
+            name(h.id)
+            for h in friends
+            if h.pos is not None and obs.revealed[self.area_rank(obs, h.pos)] == area
+        )
+        self.reason = f"{name(hero.id)} joins {inside} to explore the {area} together"
+        return Move(hero.id, walk)
+
+    def make_room(
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]
+    ) -> Action | None:
+        """``together``: a hero that stays to explore the area of an open visit goal and
+        stands where a friend coming to join it cannot get in (the only square inside its
+        door; no hero moves through another, C-TURN-03) steps further in, to the nearest
+        square of the area from which it leaves the way in open."""
+        here = hero.pos
+        assert here is not None
+        rank = self.area_rank(obs, here)
+        if rank not in self.unread_goal_ranks(obs):
+            return None
+        memory = self.memory
+        inside = self.in_areas(obs, {rank})
+        me = memory.index(here)
+        others = [
+            h
+            for h in heroes
+            if h.id != hero.id
+            and h.pos is not None
+            and h.health > 0
+            and self.area_rank(obs, h.pos) != rank
+        ]
+        shut_out = []
+        for other in others:
+            assert other.pos is not None
+            bodies = self.blocked(obs, other, heroes)
+            free = self.known_floor_walk(other.pos, bodies - {me})
+            target = free.nearest(inside)
+            if target is None or free.distance(target) > self.reach_next_turn(obs, other):
+                continue
+            if self.known_floor_walk(other.pos, bodies).nearest(inside) is None:
+                shut_out.append((other, bodies - {me}))
+        if not shut_out:
+            return None
+        mine = self.known_floor_walk(here, self.blocked(obs, hero, heroes))
+        spots = sorted(
+            (mine.distance(i), i)
+            for i, code in enumerate(inside)
+            if code and i != me and mine.distance(i) <= hero.moves_left
+        )
+        best = next(
+            (
+                i
+                for _, i in spots
+                if all(
+                    self.known_floor_walk(o.pos, bodies | {i}).nearest(inside) is not None
+                    for o, bodies in shut_out
+                    if o.pos is not None
+                )
+            ),
+            None,
+        )
+        if best is None:
+            return None
+        walk = tuple(memory.pos(i) for i in mine.path_to(best))
+        who = " and ".join(name(o.id) for o, _ in shut_out)
+        self.reason = f"{name(hero.id)} steps further into the {obs.revealed[rank]} to let {who} in"
+        return Move(hero.id, walk)
+
+    def pairing(
+        self, obs: ViewLike, heroes: list[HeroSeen], rank: int, area: str
+    ) -> list[HeroSeen]:
+        """``together``: the friends a hero alone in the area of an open visit goal not yet
+        explored waits a turn for (once an area, all told: the wait is not renewed), those
+        whose Movement takes them into it over known floor next turn (figures ignored);
+        none: explore now."""
+        if rank not in self.unread_goal_ranks(obs):
+            return []
+        inside = [h for h in heroes if h.pos is not None and self.area_rank(obs, h.pos) == rank]
+        if len(inside) != 1:
+            return []
+        waited: dict[str, int] = self.notes.setdefault("paired", {})
+        if area in waited and waited[area] != obs.turn:
+            return []
+        squares = self.in_areas(obs, {rank})
+        coming = []
+        for other in heroes:
+            if other.pos is None or other.health == 0 or other.id == inside[0].id:
+                continue
+            search = self.known_floor_walk(other.pos)
+            target = search.nearest(squares)
+            if target is not None and search.distance(target) <= self.reach_next_turn(obs, other):
+                coming.append(other)
+        if coming:
+            waited[area] = obs.turn
+        return coming
+
+    def reach_next_turn(self, obs: ViewLike, hero: HeroSeen) -> int:
+        """The squares ``hero`` may walk next turn: its Movement, - 1 at Light 0 (the
+        Light drops at this turn's end, C-LIGHT-01/02), + the Stamina it may spend on
+        squares (1 to 3, C-TURN-03, R-C-MOVE-01; it recovers 1 at Turn Start, C-TURN-02;
+        none while Exhausted, C-EXH-01)."""
+        info = self.hero_info(obs, hero.id)
+        stamina = 0 if info["exhausted"] else min(MOVE_STAMINA, int(info["stamina"]) + 1)
+        dark = 1 if obs.light <= 1 else 0
+        return self.cards(obs).hero(hero.id).movement - dark + stamina
 
     def worth_mustering(self, obs: ViewLike, area: str) -> int:
         """How many turns to let the others take to join before exploring ``area`` (0:

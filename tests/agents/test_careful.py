@@ -138,6 +138,43 @@ def test_the_hurt_hero_leaves_a_fight_it_could_fall_in() -> None:
     assert not isinstance(careful(retreat=0).act(observe(state, Seat.HEROES)), Move)
 
 
+# A passage one square wide: Ana at its west end, a detected pit on the way, an orc at the
+# far end (monsters keep off traps, C-TRAP-05: the pit is the only way to the fight).
+PITTED = board(
+    """
+    ##########
+    #a..p...o#
+    ##########
+    """
+)
+
+
+@pytest.mark.rule("C-JUMP-01")
+def test_a_hero_jumps_a_trap_on_its_way_to_a_fight_rather_than_walk_onto_it() -> None:
+    slay = Goal("orc", "Slay the orc.", "slay", "orc")
+    rules = ruleset(
+        PITTED, starts=("a",), placements=[("orc", "o")], traps={"p": "pit"}, goals=[slay]
+    )
+    state, _ = start(rules, ["ana"])
+    state.traps[Pos(4, 1)].detected = True
+    skip_to(state, "movement")
+    policy = careful()
+    # Her walk to the orc crosses the pit: she walks to the square before it, with the
+    # jump's 2 squares of movement still hers...
+    action = policy.act(observe(state, Seat.HEROES))
+    assert action == Move("hero:ana", (Pos(2, 1), Pos(3, 1)))
+    assert "to jump the trap at 4,1 on its way to the fight" in policy.reason
+    state.apply(action)
+    # ...and jumps it (a failed jump lands on it, as the walk would have).
+    assert policy.act(observe(state, Seat.HEROES)) == Jump("hero:ana", Pos(4, 1))
+    # With ``jump=0`` she walks onto it, as ``basic``.
+    state, _ = start(rules, ["ana"])
+    state.traps[Pos(4, 1)].detected = True
+    skip_to(state, "movement")
+    action = careful(jump=0).act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and Pos(4, 1) in action.path
+
+
 # An orc in the hall's west nook, Bram fighting it in the only square next to it; Ana at
 # the east end, beside the open door of the Shrine the party must pray in.
 NOOK = board(

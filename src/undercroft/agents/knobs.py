@@ -78,7 +78,8 @@ class CarefulKnobs:
     forgotten; keep a scroll of a known spell to cast it free (C-SPELL-01/02); 0:
     memorize every scroll, forgetting if need be, as ``basic``."""
     jump: int = 1
-    """1: jump a detected trap rather than walk onto it, and jump an obstacle or trap
+    """1: jump a detected trap rather than walk onto it (also on the way to a fight:
+    walking first to the square before it), and jump an obstacle or trap
     the route goes round when the squares saved outweigh a failed jump's cost by the
     exact odds (C-JUMP-01/02), from where the hero stands or from a square further along
     this turn's walk (it walks there first); 0: jump only when boxed in, as ``basic``."""

@@ -128,7 +128,10 @@ class Moving(Fighting):
             return first
         leaving = self.should_leave(obs)
         if monsters and not leaving:
-            return self.fight_move(obs, hero, heroes, monsters)
+            action = self.fight_move(obs, hero, heroes, monsters)
+            if self.knobs.jump and isinstance(action, Move):
+                return self.spare_trap(obs, hero, action)
+            return action
         if self.knobs.together and not leaving and hero.health > 0:
             join = self.join_goal_room(obs, hero, heroes) or self.make_room(obs, hero, heroes)
             if join is not None:
@@ -380,6 +383,49 @@ class Moving(Fighting):
             f"{gain:+.1f} squares at {p:.2f} to land (C-JUMP-01)"
         )
         return Jump(hero.id, over)
+
+    def spare_trap(self, obs: ViewLike, hero: HeroSeen, action: Move) -> Action:
+        """``jump``: a walk to a fight over a detected trap (a monster only the trap
+        leads to: monsters keep off traps, C-TRAP-05, and none is disarmed in a fight,
+        C-TRAP-03) jumps it instead of walking onto it: a jump that fails lands on it
+        (its bite, and the turn ends there, as walking onto it would), one that succeeds
+        (4-6; Agile 3-6, C-JUMP-01/02) lands beyond and walks on. From the square before
+        the trap, if the hero is not there yet: it walks there first, when it will still
+        have the jump's 2 squares of movement and the square beyond is free floor."""
+        traps = set(obs.trap_squares())
+        at = next((k for k, square in enumerate(action.path) if square in traps), None)
+        if at is None:
+            return action
+        over = action.path[at]
+        if at == 0:
+            jump = Jump(hero.id, over)
+            if jump in obs.legal_of(Jump, hero.id):
+                self.reason = (
+                    f"{name(hero.id)} jumps the trap at {over.x},{over.y} on its way to the "
+                    "fight rather than walk onto it (C-JUMP-01)"
+                )
+                return jump
+            return action
+        take_off = action.path[at - 1]
+        land = beyond(take_off, over)
+        memory = self.memory
+        figures = {h.pos for h in obs.heroes_seen() if h.pos is not None}
+        figures |= {m.pos for m in obs.monsters_seen()} | set(obs.corpse_squares())
+        if (
+            hero.moves_left - at < 2
+            or self.hero_info(obs, hero.id)["jumped"]
+            or self.notes.get("drags", {}).get(hero.id) == obs.turn
+            or not (0 <= land.x < memory.width and 0 <= land.y < memory.height)
+            or land in figures
+            or land in traps
+            or not memory.walkable(memory.index(land))
+        ):
+            return action
+        self.reason = (
+            f"{name(hero.id)} walks to {take_off.x},{take_off.y} to jump the trap at "
+            f"{over.x},{over.y} on its way to the fight rather than walk onto it"
+        )
+        return Move(hero.id, action.path[:at])
 
     def hurdles(
         self,

@@ -10,6 +10,7 @@ from crawl_kit import board, roll, ruleset, start
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import Explore
+from undercroft.crawl.known import revealed_squares
 from undercroft.crawl.ruleset import RoomText
 
 HALL = board(
@@ -61,3 +62,23 @@ def test_every_explorer_searches_and_the_secret_is_revealed_once() -> None:
         {"area": "Crypt", "doors": [[5, 1]], "rules": ["C-EXPL-01"]}
     ]
     assert state.opened_squares == [Pos(5, 1)] and "Crypt" in state.revealed
+
+
+@pytest.mark.rule("C-EXPL-01")
+def test_the_heroes_know_a_revealed_secret_areas_door_without_seeing_it() -> None:
+    rules = ruleset(HALL, starts=("a", "b"), room_texts=[SEARCH], secret=["Crypt"])
+    state, _ = start(rules, ["ana", "bram"])
+    advance(state, "explore_choice")
+    door = Pos(5, 1)
+    assert not revealed_squares(state)[door.y, door.x]
+    while waiting_for(state) == "explore_choice":
+        first = state.legal_actions()[0]
+        assert isinstance(first, Explore)
+        state.apply(Explore(first.hero, True))
+    roll(state, 5)
+    roll(state, 6)
+    # The text showed the way in: the door is known with the room, wherever the heroes
+    # stand (C-TURN-04: a revealed area is known whole), not only while one sees it.
+    known = revealed_squares(state)
+    assert known[door.y, door.x] and known[1, 6] and known[1, 7]
+    assert not known[2, 5]  # the rest of the wall is not a door: nothing to show

@@ -1,8 +1,9 @@
 """The squares the heroes' board shows, and the monsters on them (cached on the state).
 
 The heroes know the squares of every revealed area (C-TURN-04: a revealed area is known
-whole) and the squares any hero on the board sees now (C-LOS-01); their board shows the
-rest as unknown. A monster on a square they know is on the table and seen by all; any
+whole; a secret one with the doors in its walls, which the text revealing it showed) and
+the squares any hero on the board sees now (C-LOS-01); their board shows the rest as
+unknown. A monster on a square they know is on the table and seen by all; any
 other is out of their sight (R-C-MON-06). Used by the observation
 (:mod:`undercroft.crawl.observe`) and by the rules that must not tell the heroes where
 such a monster stands (a planned walk, :func:`undercroft.crawl.movement.move_is_legal`).
@@ -67,13 +68,20 @@ def known_bits(state: State, key: ViewKey) -> int:
 
 
 def revealed_squares(state: State) -> NDArray[np.bool_]:
-    """The squares of every revealed area (C-TURN-04: a revealed area is known whole);
-    kept, as bits, by :func:`revealed_bits`."""
+    """The squares of every revealed area (C-TURN-04: a revealed area is known whole),
+    and the doors in the walls of a revealed secret area (the text that revealed it
+    showed them, C-EXPL-01: without them the heroes would know the room but not the way
+    in); kept, as bits, by :func:`revealed_bits`."""
     grid = state.grid
     revealed = np.zeros(len(grid.areas) + 1, np.bool_)  # by area index + 1 (0: no area)
     for i, info in enumerate(grid.areas):
         revealed[i + 1] = info.name in state.revealed
     found: NDArray[np.bool_] = revealed[grid.area + 1]
+    for name in sorted(state.ruleset.adventure.secret_areas & state.revealed):
+        for square in grid.squares_of(name):
+            for door in square.orthogonal():
+                if grid.in_bounds(door) and grid.is_door(door):
+                    found[door.y, door.x] = True
     return found
 
 

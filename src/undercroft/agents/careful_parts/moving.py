@@ -407,18 +407,11 @@ class Moving(Fighting):
                 return jump
             return action
         take_off = action.path[at - 1]
-        land = beyond(take_off, over)
-        memory = self.memory
-        figures = {h.pos for h in obs.heroes_seen() if h.pos is not None}
-        figures |= {m.pos for m in obs.monsters_seen()} | set(obs.corpse_squares())
         if (
             hero.moves_left - at < 2
             or self.hero_info(obs, hero.id)["jumped"]
             or self.notes.get("drags", {}).get(hero.id) == obs.turn
-            or not (0 <= land.x < memory.width and 0 <= land.y < memory.height)
-            or land in figures
-            or land in traps
-            or not memory.walkable(memory.index(land))
+            or not self.free_landing(beyond(take_off, over), self.figures(obs), traps)
         ):
             return action
         self.reason = (
@@ -452,23 +445,38 @@ class Moving(Fighting):
         ):
             return found
         memory = self.memory
-        figures = {h.pos for h in obs.heroes_seen() if h.pos is not None}
-        figures |= {m.pos for m in obs.monsters_seen()} | set(obs.corpse_squares())
+        figures = self.figures(obs)
         for take_off in range(1, len(walk) - 1):
             at = walk[take_off - 1]
             for over in at.orthogonal():
                 land = beyond(at, over)
                 if (
-                    not (0 <= land.x < memory.width and 0 <= land.y < memory.height)
-                    or over in figures
-                    or land in figures
-                    or land in traps
-                    or not memory.walkable(memory.index(land))
+                    over in figures
+                    or not self.free_landing(land, figures, traps)
                     or not (over in traps or memory.codes[memory.index(over)] == FURNITURE_CODE)
                 ):
                     continue
                 found.append((take_off, over, land))
         return found
+
+    @staticmethod
+    def figures(obs: ViewLike) -> set[Pos]:
+        """The squares no jump passes over or lands on: heroes, monsters and corpses
+        (C-JUMP-01: figures cannot be jumped; C-DEATH-01: a corpse blocks)."""
+        found = {h.pos for h in obs.heroes_seen() if h.pos is not None}
+        return found | {m.pos for m in obs.monsters_seen()} | set(obs.corpse_squares())
+
+    def free_landing(self, land: Pos, figures: set[Pos], traps: set[Pos]) -> bool:
+        """Whether a jump may land on ``land`` (C-JUMP-01: an empty square; a detected
+        trap is not landed on by choice): on the board, known floor, no figure, no trap."""
+        memory = self.memory
+        return (
+            0 <= land.x < memory.width
+            and 0 <= land.y < memory.height
+            and land not in figures
+            and land not in traps
+            and memory.walkable(memory.index(land))
+        )
 
     def jump_gain(
         self, route: list[int], take_off: int, land: Pos, p: float, lost: float

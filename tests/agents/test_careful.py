@@ -335,6 +335,7 @@ def test_a_hero_makes_room_and_a_friend_joins_it_in_a_goals_area() -> None:
     # Stamina (C-TURN-03), then walks in beside her.
     action = policy.act(observe(state, Seat.HEROES))
     assert action == SpendStamina("hero:bram", 2)
+    assert "Bram spends 2 Stamina to join Ana in the Shrine" in policy.reason
     state.apply(action)
     action = policy.act(observe(state, Seat.HEROES))
     assert isinstance(action, Move) and action.path[-1] == Pos(10, 1)

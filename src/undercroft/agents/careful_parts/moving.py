@@ -767,6 +767,13 @@ class Moving(Fighting):
         target = search.nearest(self.in_areas(obs, ranks))
         if target is None:
             return None
+        memory = self.memory
+        area = obs.revealed[self.area_rank(obs, memory.pos(target))]
+        inside = " and ".join(
+            name(h.id)
+            for h in friends
+            if h.pos is not None and obs.revealed[self.area_rank(obs, h.pos)] == area
+        )
         short = search.distance(target) - hero.moves_left
         if short > 0:
             # C-TURN-03: Stamina buys the squares that are missing, if it can.
@@ -774,20 +781,12 @@ class Moving(Fighting):
             if not buy:
                 return None
             self.reason = (
-                f"{name(hero.id)} spends {buy[0].points} Stamina to reach the friend "
-                "exploring a goal's area"
+                f"{name(hero.id)} spends {buy[0].points} Stamina to join {inside} in the {area}"
             )
             return buy[0]
-        memory = self.memory
         walk = tuple(memory.pos(i) for i in search.path_to(target))
         if not walk:
             return None
-        area = obs.revealed[self.area_rank(obs, walk[-1])]
-        inside = " and ".join(
-            name(h.id)
-            for h in friends
-            if h.pos is not None and obs.revealed[self.area_rank(obs, h.pos)] == area
-        )
         self.reason = f"{name(hero.id)} joins {inside} to explore the {area} together"
         return Move(hero.id, walk)
 

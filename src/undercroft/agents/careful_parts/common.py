@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from undercroft.agents.basic_party import HeroParty
 from undercroft.agents.knobs import CarefulKnobs
 from undercroft.agents.odds import duel_odds
-from undercroft.agents.plan import PLANNING_COST, PLANNING_MOST, Search
+from undercroft.agents.plan import PLANNING_COST, PLANNING_MOST, WALK_COST, Search
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     Action,
@@ -173,6 +173,12 @@ class CarefulBase(HeroParty):
             return Search(costs, memory.width, [memory.index(pos)], most=PLANNING_MOST)
 
         return self.kept("walks", pos, 65, search)
+
+    def known_floor_walk(self, at: Pos, blocked: set[int] | frozenset[int] = frozenset()) -> Search:
+        """Walking distances from ``at`` over known floor only (no unknown square, no shut
+        door), through no square of ``blocked``."""
+        memory = self.memory
+        return Search(memory.costs(WALK_COST), memory.width, [memory.index(at)], blocked)
 
     def blocked(
         self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...], *more: Pos

@@ -27,7 +27,6 @@ from undercroft.agents.plan import (
     PLANNING_COST,
     PLANNING_MOST,
     SHUT_CODE,
-    WALK_COST,
     Search,
     mask_of,
 )
@@ -262,9 +261,8 @@ class Fighting(Magic):
         the hero stays)."""
         here = hero.pos
         assert here is not None
-        memory = self.memory
         blocked = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
-        search = Search(memory.costs(WALK_COST), memory.width, [memory.index(here)], blocked)
+        search = self.known_floor_walk(here, blocked)
         target = goal(search)
         walk = self.known_walk(search.path_to(target), hero.moves_left) if target else ()
         if not walk:

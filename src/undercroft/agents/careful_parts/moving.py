@@ -3,6 +3,8 @@ wait at a door, and exploring the areas that may serve a goal together (C-EXPL-0
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from undercroft.agents.careful_parts.common import (
     NO_AREA,
     name,
@@ -13,7 +15,6 @@ from undercroft.agents.plan import (
     FURNITURE_CODE,
     PLANNING_COST,
     SHUT_CODE,
-    WALK_COST,
     Search,
 )
 from undercroft.core.grid import Pos
@@ -732,12 +733,6 @@ class Moving(Fighting):
         read (C-EXPL-01)."""
         return {r for r in self.goal_areas(obs) if obs.revealed[r] not in self.explored}
 
-    def known_floor_walk(self, at: Pos, blocked: set[int] | frozenset[int] = frozenset()) -> Search:
-        """Walking distances from ``at`` over known floor only (no unknown square, no shut
-        door), through no square of ``blocked``."""
-        memory = self.memory
-        return Search(memory.costs(WALK_COST), memory.width, [memory.index(at)], blocked)
-
     def join_goal_room(
         self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]
     ) -> Action | None:
@@ -827,9 +822,11 @@ class Moving(Fighting):
             return None
         mine = self.known_floor_walk(here, self.blocked(obs, hero, heroes))
         spots = sorted(
-            (mine.distance(i), i)
+            (d, i)
             for i, code in enumerate(inside)
-            if code and i != me and mine.distance(i) <= hero.moves_left
+            if code and i != me
+            for d in (mine.distance(i),)
+            if d <= hero.moves_left
         )
         best = next(
             (
@@ -865,15 +862,9 @@ class Moving(Fighting):
         waited: dict[str, int] = self.notes.setdefault("paired", {})
         if area in waited and waited[area] != obs.turn:
             return []
-        squares = self.in_areas(obs, {rank})
-        coming = []
-        for other in heroes:
-            if other.pos is None or other.health == 0 or other.id == inside[0].id:
-                continue
-            search = self.known_floor_walk(other.pos)
-            target = search.nearest(squares)
-            if target is not None and search.distance(target) <= self.reach_next_turn(obs, other):
-                coming.append(other)
+        coming = self.walkers_in(
+            obs, heroes, rank, self.known_floor_walk, lambda h: self.reach_next_turn(obs, h)
+        )
         if coming:
             waited[area] = obs.turn
         return coming
@@ -911,6 +902,21 @@ class Moving(Fighting):
     ) -> list[HeroSeen]:
         """The living heroes not in the area of ``rank`` who could walk into it within
         ``turns`` turns (their Movement each turn, C-TURN-03)."""
+        cards = self.cards(obs)
+        return self.walkers_in(
+            obs, heroes, rank, self.walk_from, lambda h: turns * cards.hero(h.id).movement
+        )
+
+    def walkers_in(
+        self,
+        obs: ViewLike,
+        heroes: list[HeroSeen],
+        rank: int,
+        walks: Callable[[Pos], Search],
+        reach: Callable[[HeroSeen], int],
+    ) -> list[HeroSeen]:
+        """The living heroes not in the area of ``rank`` whose walk (``walks`` from where
+        each stands) into it is at most ``reach`` of them."""
         inside = self.in_areas(obs, {rank})
         found = []
         for other in heroes:
@@ -918,11 +924,9 @@ class Moving(Fighting):
                 continue
             if self.area_rank(obs, other.pos) == rank:
                 continue
-            walks = self.walk_from(other.pos)
-            square = walks.nearest(inside)
-            if square is None:
-                continue
-            if walks.distance(square) <= turns * self.cards(obs).hero(other.id).movement:
+            search = walks(other.pos)
+            square = search.nearest(inside)
+            if square is not None and search.distance(square) <= reach(other):
                 found.append(other)
         return found
 

@@ -91,3 +91,15 @@ def test_every_module_named_for_compiling_exists() -> None:
     package = Path(native.__file__).parent
     for name in native.MODULES:
         assert (package / name).is_file(), name
+
+
+def test_every_part_of_a_compiled_class_is_compiled() -> None:
+    """A compiled class cannot inherit from a class run as Python: the careful party's
+    parts (one class each, in one chain) are all compiled, or the build fails to load."""
+    package = Path(native.__file__).parent
+    parts = sorted(
+        f"agents/careful_parts/{p.name}"
+        for p in (package / "agents" / "careful_parts").glob("*.py")
+        if p.name != "__init__.py"
+    )
+    assert parts and set(parts) <= set(native.MODULES)

@@ -67,6 +67,7 @@ MODULES = (
     "agents/careful_parts/table.py",
     "agents/careful_parts/magic.py",
     "agents/careful_parts/fighting.py",
+    "agents/careful_parts/patrols.py",
     "agents/careful_parts/moving.py",
     "agents/careful.py",
     "agents/registry.py",

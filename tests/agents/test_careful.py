@@ -31,6 +31,7 @@ from undercroft.crawl.actions import (
     Memorize,
     Move,
     OpenDoor,
+    Rest,
     Roll,
     SpendStamina,
     Trade,
@@ -1079,3 +1080,54 @@ def test_a_hero_with_no_square_to_reach_in_a_fight_goes_near_it_with_approach() 
     policy = careful()
     assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:ana")
     assert "waits: no monster it can reach this turn" in policy.reason
+
+
+# Ana and Bram in an explored passage (a corridor); an open doorway leads down into an
+# explored nook (a room).
+NOOK_ROOM = board(
+    """
+    ########
+    #ab....#
+    #'######
+    #...####
+    ########
+    """,
+    """
+    ########
+    #PPPPPP#
+    #.######
+    #NNN####
+    ########
+    """,
+    {"P": AreaInfo("Passage", "corridor"), "N": AreaInfo("Nook")},
+)
+
+
+@pytest.mark.rule("C-MON-03")
+def test_a_hero_that_only_waits_waits_in_a_room_not_a_corridor() -> None:
+    """A turn that ends with heroes in a corridor brings a patrol roll there: a hero
+    whose turn is a wait (or a rest) walks into an explored room it can reach."""
+    rules = ruleset(NOOK_ROOM, starts=("a", "b"), goals=[SEEK])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    seen = observe(state, Seat.HEROES)
+    assert seen.corridors == ("Passage",)
+    policy = careful(rooms=1)
+    policy.notes["explored"] = {"Passage", "Nook"}
+    policy.notes["turn"] = state.turn
+    policy.act(seen)  # the party's memory of the board
+    heroes = seen.heroes_seen()
+    ana = heroes[0]
+    for wait in (None, Rest("hero:ana")):
+        action = policy.out_of_corridor(seen, ana, heroes, wait)
+        assert action == Move("hero:ana", (Pos(1, 2), Pos(1, 3)))
+        assert "waits in the Nook at 1,3, not in the Passage" in policy.reason
+    # A walk somewhere is not a wait: it goes ahead.
+    walk = Move("hero:ana", (Pos(1, 2),))
+    assert policy.out_of_corridor(seen, ana, heroes, walk) is walk
+    # A room not yet explored is not walked into (its text would be read), nor is a
+    # corridor left before it is explored.
+    policy.notes["explored"] = {"Passage"}
+    assert policy.out_of_corridor(seen, ana, heroes, None) is None
+    policy.notes["explored"] = {"Nook"}
+    assert policy.out_of_corridor(seen, ana, heroes, None) is None

@@ -95,6 +95,35 @@ def test_the_area_map_shows_the_revealed_areas_and_nothing_else() -> None:
     assert seen.area_map.split("\n")[2] == f" {hall * 4} {vault * 3} "
 
 
+@pytest.mark.rule("C-MON-03")
+def test_the_heroes_are_told_which_revealed_areas_are_corridors() -> None:
+    """A patrol roll follows a turn ended in a corridor, so a player sees which areas are
+    corridors, once they are revealed and never before."""
+    layout = board(
+        """
+        ##########
+        #ab.#....#
+        #...+....#
+        ##########
+        """,
+        """
+        ##########
+        #CCC#RRRR#
+        #CCC#RRRR#
+        ##########
+        """,
+        {"C": AreaInfo("Passage", "corridor"), "R": AreaInfo("Crypt", "corridor")},
+    )
+    state, _ = start(ruleset(layout, starts=("a", "b")), ["ana", "dell"])
+    assert observe(state, Seat.HEROES).corridors == ("Passage",)
+    assert View(state, Seat.HEROES).corridors == ("Passage",)
+    state.revealed.add("Crypt")  # as if the door had been opened
+    assert observe(state, Seat.HEROES).corridors == ("Crypt", "Passage")
+    assert observe(state, Seat.HEROES).to_json()["corridors"] == ["Crypt", "Passage"]
+    # A room is not named.
+    assert observe(game(), Seat.HEROES).corridors == ()
+
+
 @pytest.mark.rule("C-END-01")
 def test_the_goals_the_heroes_see_name_their_targets() -> None:
     goals = (

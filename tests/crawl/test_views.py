@@ -42,6 +42,7 @@ from undercroft.crawl.ruleset import Ruleset
 FIELDS = (
     "seat", "turn", "step", "light", "to_act", "decision", "board", "heroes", "monsters",
     "traps", "corpses", "exits", "revealed", "legal", "outcome", "goals", "area_map",
+    "corridors",
 )  # fmt: skip
 
 

@@ -104,6 +104,13 @@ class CarefulKnobs:
     ``basic``."""
     spells: int = 1
     """1: cast heals, Witchlight and combat spells when they pay; 0: as ``basic``."""
+    rooms: int = 1
+    """1: a hero whose Movement is a wait (holding in a fight, waiting for the others,
+    resting) in an explored corridor walks into an explored room it can reach this turn
+    and waits there: a turn that ends with heroes in a corridor brings a patrol roll
+    there (C-MON-03), a room none; 2: also, in a fight nobody has joined yet, a hero
+    whose walk would close in on a monster in a corridor waits in a room for it to come;
+    0: it waits where it stands, as ``basic``."""
     rest: int = 1
     """1: a hero that waits out of combat rests to refill Stamina and Magic; 0: never."""
     overcast: int = 1
@@ -161,6 +168,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "seek": (0, 1),
     "steady": (0, 1),
     "spells": (0, 1),
+    "rooms": (0, 2),
     "rest": (0, 1),
     "overcast": (0, 1),
     "light": (0, 1),

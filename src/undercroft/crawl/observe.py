@@ -98,6 +98,9 @@ class Observation:
     """Which revealed area each square belongs to, in the shape of ``board``: the
     character ``chr(AREA_KEY + i)`` marks the squares of ``revealed[i]``; a space marks a
     square of no revealed area (a wall, a doorway, or a square not known)."""
+    corridors: tuple[str, ...] = ()
+    """The revealed areas that are corridors (the others are rooms): a turn that ends
+    with heroes in a corridor brings a patrol roll there (C-MON-03)."""
     cards: Cards | None = field(default=None, compare=False, repr=False)
     """The cards every player may read (:class:`~undercroft.crawl.context.Cards`); not
     part of the JSON form."""
@@ -125,6 +128,7 @@ class Observation:
             "outcome": self.outcome,
             "goals": list(self.goals),
             "area_map": self.area_map,
+            "corridors": list(self.corridors),
             "context": self.context,
         }
 
@@ -425,6 +429,15 @@ class View:
 
     def _area_map(self) -> str:
         return area_map(self._game())
+
+    @property
+    def corridors(self) -> tuple[str, ...]:
+        found: tuple[str, ...] = self._cached("corridors", self._corridors)
+        return found
+
+    def _corridors(self) -> tuple[str, ...]:
+        state = self._game()
+        return tuple(a for a in self.revealed if state.area_kind(a) == "corridor")
 
     @property
     def cards(self) -> Cards:

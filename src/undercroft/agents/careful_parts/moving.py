@@ -9,7 +9,7 @@ from undercroft.agents.careful_parts.common import (
     NO_AREA,
     name,
 )
-from undercroft.agents.careful_parts.fighting import Fighting
+from undercroft.agents.careful_parts.patrols import Patrols
 from undercroft.agents.plan import (
     FAR,
     FURNITURE_CODE,
@@ -50,7 +50,7 @@ def beyond(at: Pos, over: Pos) -> Pos:
     return Pos(2 * over.x - at.x, 2 * over.y - at.y)
 
 
-class Moving(Fighting):
+class Moving(Patrols):
     """Moving as a team: the leader waits at doors, the party explores goal areas together."""
 
     # -- the Movement step -------------------------------------------------------------
@@ -73,6 +73,8 @@ class Moving(Fighting):
         choice = self.careful_move(obs, hero, heroes, lead)
         if self.knobs.steady:
             choice = self.steady(obs, hero, lead, choice)
+        if self.knobs.rooms:
+            choice = self.out_of_corridor(obs, hero, heroes, choice)
         if isinstance(choice, Drag):
             self.notes.setdefault("drags", {})[hero.id] = obs.turn  # no jump this step
         if choice is not None:
@@ -130,6 +132,8 @@ class Moving(Fighting):
         leaving = self.should_leave(obs)
         if monsters and not leaving:
             action = self.fight_move(obs, hero, heroes, monsters)
+            if self.knobs.rooms >= 2:
+                action = self.wait_in_room(obs, hero, heroes, action)
             if self.knobs.jump and isinstance(action, Move):
                 return self.spare_trap(obs, hero, action)
             return action

@@ -1131,3 +1131,42 @@ def test_a_hero_that_only_waits_waits_in_a_room_not_a_corridor() -> None:
     assert policy.out_of_corridor(seen, ana, heroes, None) is None
     policy.notes["explored"] = {"Nook"}
     assert policy.out_of_corridor(seen, ana, heroes, None) is None
+
+
+# Dell (Bolt, range 6) and Ana at the west end of a hall; an orc nine squares of walking
+# from Dell at the east end.
+FIELD = board(
+    """
+    ############
+    #d.........#
+    #a.......o.#
+    ############
+    """
+)
+
+
+@pytest.mark.rule("C-SPELL-03")
+def test_a_caster_with_no_monster_in_range_walks_to_take_aim() -> None:
+    """A caster keeps out of melee (C-SPELL-06), but a spell reaches only a monster in its
+    range and sight: with ``aim`` it walks to the nearest square next to no monster from
+    which the orc is in range, and begins its spell from there after Movement."""
+    slay = Goal("orc", "Slay the orc.", "slay", "orc")
+    rules = ruleset(FIELD, starts=("d", "a"), placements=[("orc", "o")], goals=[slay])
+    state, _ = start(rules, ["dell", "ana"])
+    skip_to(state, "movement")  # past the surprise rolls: Dell moves first
+    policy = careful(aim=1)
+    action = policy.act(observe(state, Seat.HEROES))
+    # (4,1) is 6 squares of walking from the orc at (9,2): Bolt's range, in sight.
+    assert action == Move("hero:dell", (Pos(2, 1), Pos(3, 1), Pos(4, 1)))
+    assert "Dell takes aim from 4,1" in policy.reason
+    # Within range already, it stays where it is and casts from there.
+    state.heroes["hero:dell"].pos = Pos(5, 1)
+    state.sync_board()
+    policy = careful(aim=1)
+    assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:dell")
+    assert "keeps out of melee to cast" in policy.reason
+    # With the knob at 0 it waits out of range.
+    state.heroes["hero:dell"].pos = Pos(1, 1)
+    state.sync_board()
+    policy = careful(aim=0)
+    assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:dell")

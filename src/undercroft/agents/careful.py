@@ -26,9 +26,10 @@ Spells and items
     A hero heals the hurt in Movement (Mend Wounds, Lay on Hands), lights Witchlight in
     Explore and uses the Lamp or the Torch as soon as none of the Light is wasted,
     begins a combat spell only with a monster in its range and no monster next to the
-    caster, overcasts when the extra effect outweighs the expected cost (C-SPELL-04),
-    identifies with Learned heroes, memorizes scrolls, and passes healing to the hero
-    who needs it in Trade.
+    caster (walking first, with ``aim``, to a square next to no monster from which one is
+    in range and in sight), overcasts when the extra effect outweighs the expected cost
+    (C-SPELL-04), identifies with Learned heroes, memorizes scrolls, and passes healing
+    to the hero who needs it in Trade.
 Resting
     Out of combat, a hero that would only wait rests (C-REST-01), for the Stamina and
     Magic of the next Turn Start (C-REST-02), if it is short of either.

@@ -111,6 +111,11 @@ class CarefulKnobs:
     there (C-MON-03), a room none; 2: also, in a fight nobody has joined yet, a hero
     whose walk would close in on a monster in a corridor waits in a room for it to come;
     0: it waits where it stands, as ``basic``."""
+    aim: int = 1
+    """1: in a fight, a caster keeping out of melee with no monster in reach of its combat
+    spells walks (over known floor, this turn) to the nearest square next to no monster
+    from which one is in range and in sight, and begins its spell from there (C-SPELL-03,
+    C-LOS-01, C-CMB-01); 0: it waits where it stands."""
     rest: int = 1
     """1: a hero that waits out of combat rests to refill Stamina and Magic; 0: never."""
     overcast: int = 1
@@ -169,6 +174,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "steady": (0, 1),
     "spells": (0, 1),
     "rooms": (0, 2),
+    "aim": (0, 1),
     "rest": (0, 1),
     "overcast": (0, 1),
     "light": (0, 1),

@@ -16,7 +16,6 @@ from undercroft.agents.careful_parts.common import (
     MAGIC_POINT,
     RESERVE_COST,
     STAMINA_POINT,
-    amount,
     name,
 )
 from undercroft.agents.careful_parts.magic import Magic
@@ -97,6 +96,10 @@ class Fighting(Magic):
             self.reason = f"{name(hero.id)} at Health {hero.health} hangs back"
             return None
         if self.knobs.spells and self.casts_from_afar(obs, hero):
+            if self.knobs.aim:
+                aim = self.take_aim(obs, hero, heroes, monsters)
+                if aim is not None:
+                    return aim
             self.reason = f"{name(hero.id)} keeps out of melee to cast (C-SPELL-06)"
             return None
         if self.knobs.engage:
@@ -276,18 +279,7 @@ class Fighting(Magic):
         """Whether the hero knows a combat spell it has the Magic for: it fights better
         from out of reach (a caster in a fight fails its spell or fights on double ones,
         C-SPELL-06)."""
-        info = self.hero_info(obs, hero.id)
-        cards = self.cards(obs)
-        for spell_id in info["spells"]:
-            spell = cards.spells.get(spell_id)
-            if (
-                spell is not None
-                and spell.casting.value == "combat"
-                and amount(spell.effects, "hurt_monster")
-                and info["magic"] >= spell.level
-            ):
-                return True
-        return False
+        return self.combat_reach(obs, hero) is not None
 
     def engage(
         self,

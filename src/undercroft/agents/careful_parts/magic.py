@@ -23,6 +23,7 @@ from undercroft.crawl.actions import (
     Cast,
     CastingChoice,
     ChooseTarget,
+    Move,
     UseItem,
 )
 from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
@@ -194,6 +195,81 @@ class Magic(Table):
             for m in monsters
             if search.distance(memory.index(m.pos)) <= reach and seen[m.pos.y, m.pos.x]
         ]
+
+    def combat_reach(self, obs: ViewLike, hero: HeroSeen) -> int | None:
+        """The longest range of the combat spells that hurt a monster which ``hero``
+        knows and has the Magic for (C-SPELL-03); ``None`` if it knows none."""
+        info = self.hero_info(obs, hero.id)
+        cards = self.cards(obs)
+        reach: int | None = None
+        for spell_id in info["spells"]:
+            spell = cards.spells.get(spell_id)
+            if (
+                spell is not None
+                and spell.casting.value == "combat"
+                and amount(spell.effects, "hurt_monster")
+                and info["magic"] >= spell.level
+            ):
+                reach = spell.range if reach is None else max(reach, spell.range)
+        return reach
+
+    def take_aim(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        monsters: tuple[MonsterSeen, ...],
+    ) -> Action | None:
+        """``aim``: a caster keeping out of melee with no monster in reach of its combat
+        spells walks, over known floor this turn, to the nearest square next to no
+        monster from which one is in range and in sight (C-SPELL-03, C-LOS-01, C-DIST-01):
+        it begins its spell after the heroes' Movement (C-CMB-01). ``None``: it can cast
+        from where it stands, or no such square is in reach."""
+        here = hero.pos
+        assert here is not None
+        reach = self.combat_reach(obs, hero)
+        if not reach or hero.moves_left == 0 or self.in_range(here, monsters, reach):
+            return None
+        memory = self.memory
+        size = len(memory.codes)
+        width = memory.width
+        around = memory.shape.around
+        wanted = bytearray(size)
+        # From where would a monster be in reach? Walking distance is the same both
+        # ways; sight is checked again from the square chosen (in_range, below).
+        for m in monsters:
+            ways = self.walk_from(m.pos)
+            seen = self.sight_from(m.pos)
+            for i in range(size):
+                if (
+                    not wanted[i]
+                    and memory.walkable(i)
+                    and ways.distance(i) <= reach
+                    and seen[i // width, i % width]
+                ):
+                    wanted[i] = 1
+        for m in monsters:
+            i = memory.index(m.pos)
+            wanted[i] = 0
+            for j in around[i]:
+                wanted[j] = 0
+        blocked = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
+        search = self.known_floor_walk(here, blocked)
+        for _ in range(3):
+            target = search.nearest(bytes(wanted))
+            if target is None or search.dist[target] > hero.moves_left:
+                return None
+            wanted[target] = 0
+            end = memory.pos(target)
+            walk = self.known_walk(search.path_to(target), hero.moves_left)
+            if not walk or walk[-1] != end or not self.in_range(end, monsters, reach):
+                continue
+            self.reason = (
+                f"{name(hero.id)} takes aim from {end.x},{end.y}: a monster in range and in "
+                "sight, none next to it"
+            )
+            return Move(hero.id, walk)
+        return None
 
     def sight_from(self, at: Pos) -> Any:
         """What ``at`` sees on the remembered board (C-LOS-01: walls, blockages and shut

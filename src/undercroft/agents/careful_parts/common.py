@@ -189,6 +189,43 @@ class CarefulBase(HeroParty):
         bodies |= set(obs.corpse_squares()) | set(obs.trap_squares()) | set(more)
         return {self.memory.index(p) for p in bodies}
 
+    def walk_clear_of(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        monsters: tuple[MonsterSeen, ...],
+        wanted: bytearray,
+        fits: Callable[[Pos], bool] | None = None,
+        tries: int = 1,
+    ) -> tuple[Pos, ...] | None:
+        """This turn's walk over known floor (the other heroes, corpses, detected traps
+        and monsters in the way) to the nearest square marked in ``wanted`` that is
+        next to no monster, and that ``fits`` (if given): the nearest ``tries`` squares
+        are tried in turn. ``None``: none within the hero's movement left. ``wanted``
+        is changed (the squares tried and those by the monsters are unmarked)."""
+        here = hero.pos
+        assert here is not None
+        memory = self.memory
+        around = memory.shape.around
+        for m in monsters:
+            i = memory.index(m.pos)
+            wanted[i] = 0
+            for j in around[i]:
+                wanted[j] = 0
+        blocked = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
+        search = self.known_floor_walk(here, blocked)
+        for _ in range(tries):
+            target = search.nearest(bytes(wanted))
+            if target is None or search.dist[target] > hero.moves_left:
+                return None
+            wanted[target] = 0
+            end = memory.pos(target)
+            walk = self.known_walk(search.path_to(target), hero.moves_left)
+            if walk and walk[-1] == end and (fits is None or fits(end)):
+                return walk
+        return None
+
     def known_walk(self, route: list[int], moves: int) -> tuple[Pos, ...]:
         """The first ``moves`` squares of ``route`` up to the first not known to be floor
         (an unknown square or a shut door is not walked into blind)."""

@@ -233,7 +233,6 @@ class Magic(Table):
         memory = self.memory
         size = len(memory.codes)
         width = memory.width
-        around = memory.shape.around
         wanted = bytearray(size)
         # From where would a monster be in reach? Walking distance is the same both
         # ways; sight is checked again from the square chosen (in_range, below).
@@ -248,28 +247,19 @@ class Magic(Table):
                     and seen[i // width, i % width]
                 ):
                     wanted[i] = 1
-        for m in monsters:
-            i = memory.index(m.pos)
-            wanted[i] = 0
-            for j in around[i]:
-                wanted[j] = 0
-        blocked = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
-        search = self.known_floor_walk(here, blocked)
-        for _ in range(3):
-            target = search.nearest(bytes(wanted))
-            if target is None or search.dist[target] > hero.moves_left:
-                return None
-            wanted[target] = 0
-            end = memory.pos(target)
-            walk = self.known_walk(search.path_to(target), hero.moves_left)
-            if not walk or walk[-1] != end or not self.in_range(end, monsters, reach):
-                continue
-            self.reason = (
-                f"{name(hero.id)} takes aim from {end.x},{end.y}: a monster in range and in "
-                "sight, none next to it"
-            )
-            return Move(hero.id, walk)
-        return None
+
+        def in_reach(end: Pos) -> bool:
+            return bool(self.in_range(end, monsters, reach))
+
+        walk = self.walk_clear_of(obs, hero, heroes, monsters, wanted, in_reach, 3)
+        if walk is None:
+            return None
+        end = walk[-1]
+        self.reason = (
+            f"{name(hero.id)} takes aim from {end.x},{end.y}: a monster in range and in "
+            "sight, none next to it"
+        )
+        return Move(hero.id, walk)
 
     def sight_from(self, at: Pos) -> Any:
         """What ``at`` sees on the remembered board (C-LOS-01: walls, blockages and shut

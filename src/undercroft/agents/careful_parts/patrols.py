@@ -83,24 +83,12 @@ class Patrols(Fighting):
         rooms = {i for i, a in enumerate(revealed) if a not in corridors and a in explored}
         if not rooms:
             return choice
-        memory = self.memory
         wanted = bytearray(self.in_areas(obs, rooms))
-        around = memory.shape.around
-        for m in monsters:
-            i = memory.index(m.pos)
-            wanted[i] = 0
-            for j in around[i]:
-                wanted[j] = 0
-        blocked = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
-        search = self.known_floor_walk(here, blocked)
-        target = search.nearest(bytes(wanted))
-        if target is None or search.dist[target] > hero.moves_left:
-            return choice
-        walk = self.known_walk(search.path_to(target), hero.moves_left)
-        if not walk or walk[-1] != memory.pos(target):
+        walk = self.walk_clear_of(obs, hero, heroes, monsters, wanted)
+        if walk is None:
             return choice
         end = walk[-1]
-        room = revealed[obs.area_codes()[target]]
+        room = revealed[obs.area_codes()[self.memory.index(end)]]
         why = self.reason
         self.reason = (
             f"{name(hero.id)} waits in the {room} at {end.x},{end.y}, not in the {corridor}: "

@@ -1170,3 +1170,37 @@ def test_a_caster_with_no_monster_in_range_walks_to_take_aim() -> None:
     state.sync_board()
     policy = careful(aim=0)
     assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:dell")
+
+
+# Dell (Bolt) at the west end; Bram (Strong) in the middle, a rat two squares east of him
+# and an ogre at the east end.
+MELEE = board(
+    """
+    ############
+    #d...b.r..g#
+    #a.........#
+    ############
+    """
+)
+
+
+@pytest.mark.rule("C-CMB-01")
+def test_no_spell_is_begun_at_a_monster_the_fights_will_slay_first() -> None:
+    """Spells are cast after the Fighting step (C-CMB-01): a monster the fights slay is
+    no target (the spell would fizzle). The rat (Health 1) reaches Bram before the
+    fights and Bram beats it most of the time; the ogre (Health 6) outlives any fight."""
+    slay = Goal("ogre", "Slay the ogre.", "slay", "ogre")
+    rules = ruleset(
+        MELEE, starts=("d", "a", "b"), placements=[("rat", "r"), ("ogre", "g")], goals=[slay]
+    )
+    state, _ = start(rules, ["dell", "ana", "bram"])
+    skip_to(state, "movement")
+    seen = observe(state, Seat.HEROES)
+    policy = careful()
+    policy.act(seen)  # the party's memory of the board
+    heroes = {h.id: h for h in seen.heroes_seen()}
+    rat, ogre = sorted(seen.monsters_seen(), key=lambda m: m.pos.x)
+    assert not policy.outlives_melee(seen, rat, heroes)
+    assert policy.outlives_melee(seen, ogre, heroes)
+    # Bram beats the rat (Fighting 3 against 1, Strong: ties too) 0.76 of the time.
+    assert fight_odds(2, True)[0] == pytest.approx(0.7608, abs=1e-4)

@@ -36,6 +36,7 @@ from undercroft.crawl.ruleset import (
     Targeting,
     Trait,
 )
+from undercroft.render.narrate import narrate
 
 # The caster at a, a monster four squares off in plain sight (no fight).
 HALL = board(
@@ -608,3 +609,7 @@ def test_a_spell_on_every_monster_with_none_in_reach_fizzles_unpaid() -> None:
     assert "cast_target" not in seen
     assert [e["reason"] for e in events(log, "spell.fizzled")] == ["no target"]
     assert state.heroes["hero:dell"].magic == 3
+    # The account tells both: the casting begun and the spell that came to nothing.
+    told = list(narrate(log))
+    assert "  Dell begins casting Sunburst." in told
+    assert "  Dell's Sunburst comes to nothing: no target in range and in sight." in told

@@ -37,6 +37,14 @@ def _mods(mods: Fields) -> str:
     return "".join(f" {v:+d} {k}" for k, v in mods.items())
 
 
+FIZZLES = {
+    "no target": "no target in range and in sight",
+    "magic": "not enough Magic",
+    "casting time": "its spell does not suit the moment",
+    "ongoing": "its effect still lasts",
+}
+"""Why a spell came to nothing, as the ``spell.fizzled`` event's ``reason`` says it."""
+
 ROLL_WHAT = {
     "C-DOOR-01": "to open the door",
     "C-SURP-01": "for surprise",
@@ -132,6 +140,17 @@ FORMATS: dict[str, Callable[[Fields], str | None]] = {
         f"{name(f['hero'])} casts {name(f['spell'])}"
         + (" (overcast)" if f.get("overcast") else "")
         + (f" on {name(f['target'])}." if f.get("target") else ".")
+    ),
+    "casting.begun": lambda f: (
+        f"{name(f['hero'])} begins "
+        + (f"casting {name(f['spell'])}" if f.get("spell") else "reading a scroll")
+        + (" (overcast)." if f.get("overcast") else ".")
+    ),
+    "spell.fizzled": lambda f: (
+        f"{name(f['hero'])}'s "
+        + (name(f["spell"]) if f.get("spell") else "spell")
+        + f" comes to nothing: {FIZZLES.get(f.get('reason', ''), f.get('reason', ''))}."
+        + (" The scroll is used up." if f.get("scroll_spent") else "")
     ),
     "spell.failed": lambda f: f"{name(f['hero'])} lets the spell fail to fight freely.",
     "spell.lost": lambda f: f"{name(f['hero'])} evades and loses the spell.",

@@ -2,7 +2,8 @@
 
 For every adventure of the default pack (or ``--adventure``), two parties (the pack's
 first four heroes, and brenna,corvin,ysolde,mirela) and every hero policy of
-``--policies`` that is registered (others are skipped, and said so), this plays seeds
+``--policies`` (a registered name, or one with knobs: ``careful[aim=0]``; others are
+skipped, and said so), this plays seeds
 0 .. N-1 with the log on against the DM ``--dm`` and prints one markdown row per
 (adventure, party, policy) of the measures of :mod:`undercroft.analysis.quality`, each
 counted from the log alone (the board, start squares, goal areas and potion cards come
@@ -40,7 +41,7 @@ from typing import Any
 
 import undercroft.agents  # noqa: F401 - registers the built-in policies
 from undercroft import __version__
-from undercroft.agents.registry import POLICIES
+from undercroft.agents.registry import POLICIES, resolve
 from undercroft.analysis import quality
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.runner import play
@@ -153,13 +154,23 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def playable(name: str) -> str | None:
+    """``None`` if ``name`` is a policy (registered, an alias, or a registered one with
+    knobs: ``careful[aim=0]``), else why not."""
+    try:
+        resolve(name)
+    except (KeyError, ValueError) as exc:
+        return str(exc.args[0]) if exc.args else "not registered"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--seeds", type=int, default=100, help="games per row: seeds 0..N-1")
     parser.add_argument(
         "--policies",
         default=DEFAULT_POLICIES,
-        help="hero policies, comma-separated; names not registered are skipped",
+        help="hero policies, comma-separated (with knobs too: careful[aim=0]); others skipped",
     )
     parser.add_argument("--dm", default=None, help="the DM policy (default: master if registered)")
     parser.add_argument("--adventure", action="append", default=None, help="repeatable")
@@ -169,13 +180,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.seeds < 1 or args.workers < 1:
         parser.error("--seeds and --workers must be at least 1")
     dm = args.dm or default_dm()
-    if dm not in POLICIES:
+    if playable(dm) is not None:
         parser.error(f"--dm {dm!r} is not registered; known: {', '.join(sorted(POLICIES))}")
     wanted = [p.strip() for p in args.policies.split(",") if p.strip()]
-    policies = [p for p in wanted if p in POLICIES]
-    skipped = [p for p in wanted if p not in POLICIES]
+    policies = [p for p in wanted if playable(p) is None]
+    skipped = [p for p in wanted if p not in policies]
     for name in skipped:
-        print(f"skipping policy {name!r}: not registered", file=sys.stderr)
+        print(f"skipping policy {name!r}: {playable(name)}", file=sys.stderr)
     if not policies:
         parser.error(f"no registered policy in --policies {args.policies!r}")
     pack = default_pack()

@@ -405,14 +405,22 @@ def test_benchmark_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     finally:
         sys.path.remove(str(BENCHMARKS))
     out = tmp_path / "quality.json"
-    args = ["--seeds", "2", "--adventure", "greyhollow-cellars", "--policies", "basic,nobody"]
+    policies = "basic,nobody,careful[jump=0],careful[zzz=1]"
+    args = ["--seeds", "2", "--adventure", "greyhollow-cellars", "--policies", policies]
     assert bench.main([*args, "--dm", "basic", "--json", str(out)]) == 0
     printed = capsys.readouterr()
     assert "| greyhollow-cellars | brenna,corvin,ysolde,mirela | basic | 2 |" in printed.out
+    # A registered policy with knobs is measured like any other (a designer's variant).
+    assert "| greyhollow-cellars | brenna,corvin,ysolde,mirela | careful[jump=0] | 2 |" in (
+        printed.out
+    )
     assert "skipping policy 'nobody'" in printed.err
+    assert "skipping policy 'careful[zzz=1]': careful: no knob 'zzz'" in printed.err
     figures = json.loads(out.read_text(encoding="utf-8"))
-    assert [(r["party"], r["games"]) for r in figures["rows"]] == [
-        ("brenna,garrick,durn,sable", 2),
-        ("brenna,corvin,ysolde,mirela", 2),
+    assert [(r["party"], r["policy"], r["games"]) for r in figures["rows"]] == [
+        ("brenna,garrick,durn,sable", "basic", 2),
+        ("brenna,garrick,durn,sable", "careful[jump=0]", 2),
+        ("brenna,corvin,ysolde,mirela", "basic", 2),
+        ("brenna,corvin,ysolde,mirela", "careful[jump=0]", 2),
     ]
-    assert figures["skipped"] == ["nobody"]
+    assert figures["skipped"] == ["nobody", "careful[zzz=1]"]

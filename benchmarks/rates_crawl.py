@@ -18,9 +18,10 @@ rule-exercise table, events per game and share of games per rule).
 The parties are the pack's first four heroes (``undercroft list heroes``) and Brenna,
 Corvin, Ysolde, Mirela. ``--policies`` (default ``careful,basic,random``) and ``--dms``
 (default ``master,basic``) name policies of
-:data:`undercroft.agents.registry.POLICIES` (or an old name of one, ``heuristic``); a
-name not registered is skipped without a word, so the defaults take in the careful
-party and the master DM once they are registered. Games run on ``--workers`` processes
+:data:`undercroft.agents.registry.POLICIES` (or an old name of one, ``heuristic``, or
+one with knobs, ``careful[aim=0]``); a name that is none of these is skipped without a
+word, so the defaults take in the careful party and the master DM once they are
+registered. Games run on ``--workers`` processes
 (default 2); the figures do not depend on the number. Progress goes to standard error.
 
     .venv/bin/python benchmarks/rates_crawl.py [--seeds 100] [--adventure ID ...]
@@ -39,7 +40,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TextIO
 
-from undercroft.agents.registry import ALIASES, POLICIES
+from undercroft.agents.registry import POLICIES, resolve
 from undercroft.analysis import exercise
 from undercroft.crawl.app.rates import Game, Rates, play_watched, rates_of
 from undercroft.crawl.content import Pack, default_pack
@@ -85,9 +86,19 @@ def play_one(job: Job) -> Played:
 
 
 def registered(value: str) -> list[str]:
-    """The names of ``value`` (comma-separated) that the registry knows, in order."""
+    """The names of ``value`` (comma-separated) that the registry knows (a policy, an
+    alias, or a policy with knobs: ``careful[aim=0]``), in order."""
     names = [n.strip() for n in value.split(",") if n.strip()]
-    return list(dict.fromkeys(n for n in names if n in POLICIES or n in ALIASES))
+    return list(dict.fromkeys(n for n in names if makeable(n)))
+
+
+def makeable(name: str) -> bool:
+    """Whether ``name`` is a policy the registry can make."""
+    try:
+        resolve(name)
+    except (KeyError, ValueError):
+        return False
+    return True
 
 
 def parties(pack: Pack) -> list[tuple[str, ...]]:

@@ -219,6 +219,11 @@ def test_rates_crawl_skips_the_policies_not_registered(rates_crawl: ModuleType) 
         "random",
         "heuristic",
     ]
+    # A registered policy with knobs is a policy too; one with a knob it lacks is not.
+    assert rates_crawl.registered("careful[aim=0],careful[zzz=1],basic") == [
+        "careful[aim=0]",
+        "basic",
+    ]
 
 
 @pytest.mark.parametrize(

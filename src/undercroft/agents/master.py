@@ -42,7 +42,7 @@ from typing import Any
 
 from undercroft.agents.basic_dm import DungeonMaster
 from undercroft.agents.knobs import MasterKnobs
-from undercroft.agents.odds import fight_odds, mental_odds
+from undercroft.agents.odds import damage_totals, fight_odds, mental_odds
 from undercroft.agents.plan import WALK_COST, Search
 from undercroft.core.grid import Pos
 from undercroft.crawl import effects as fx
@@ -121,20 +121,6 @@ class Side:
         """A monster's worth when slain."""
 
 
-def spread(blows: list[tuple[float, int]]) -> dict[int, float]:
-    """The chances of each total of damage from independent blows (chance, damage)."""
-    totals = {0: 1.0}
-    for p, damage in blows:
-        if p <= 0.0:
-            continue
-        step: dict[int, float] = {}
-        for total, q in totals.items():
-            step[total] = step.get(total, 0.0) + q * (1.0 - p)
-            step[total + damage] = step.get(total + damage, 0.0) + q * p
-        totals = step
-    return totals
-
-
 def hero_harm(hero: Side, blows: list[tuple[float, int]]) -> float:
     """What the blows (chance to land, damage) do to a hero, in the DM's worth: a blow on
     a hero at Death's Door is a roll to die (C-DD-03), a total that reaches its Health
@@ -147,7 +133,7 @@ def hero_harm(hero: Side, blows: list[tuple[float, int]]) -> float:
             lives *= 1.0 - p * hero.door_death
         return hero.worth * DEATH * (1.0 - lives)
     worth = 0.0
-    for total, p in spread(blows).items():
+    for total, p in damage_totals(blows).items():
         if total >= hero.health:
             worth += p * (DOOR + WOUND * hero.health)
         else:
@@ -160,7 +146,7 @@ def monster_loss(monster: Side, blows: list[tuple[float, int]]) -> float:
     if not blows:
         return 0.0
     worth = 0.0
-    for total, p in spread(blows).items():
+    for total, p in damage_totals(blows).items():
         if total >= monster.health:
             worth += p * monster.worth
         else:

@@ -86,3 +86,18 @@ def duel_odds(margin: int, strong: bool, hero_hits: int, monster_hits: int) -> f
 def d6_at_least(target: int, bonus: int = 0) -> float:
     """The chance that one d6 plus ``bonus`` reaches ``target``."""
     return sum(1 for n in range(1, 7) if n + bonus >= target) / 6
+
+
+def damage_totals(blows: list[tuple[float, int]]) -> dict[int, float]:
+    """The chances of each total of damage from independent blows (chance, damage): the
+    damage of a Fighting step lands all at once (C-FIGHT-05)."""
+    totals = {0: 1.0}
+    for p, damage in blows:
+        if p <= 0.0:
+            continue
+        step: dict[int, float] = {}
+        for total, q in totals.items():
+            step[total] = step.get(total, 0.0) + q * (1.0 - p)
+            step[total + damage] = step.get(total + damage, 0.0) + q * p
+        totals = step
+    return totals

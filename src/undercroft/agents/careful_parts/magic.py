@@ -14,7 +14,7 @@ from undercroft.agents.careful_parts.common import (
     name,
 )
 from undercroft.agents.careful_parts.table import Table
-from undercroft.agents.odds import fight_odds
+from undercroft.agents.odds import damage_totals, fight_odds
 from undercroft.core.grid import Pos
 from undercroft.core.sight import FOV_ALGORITHM
 from undercroft.crawl.actions import (
@@ -204,19 +204,16 @@ class Magic(Table):
             fighting = [min(reach, key=lambda x: (x[0], x[1]))[2]]
         monster_score = card.fighting - (len(fighting) - 1)
         others = [m.pos for m in obs.monsters_seen()]
-        dealt = {0: 1.0}  # damage the monster takes: its chance
+        blows: list[tuple[float, int]] = []  # each hero's chance to land its damage
         for h in fighting:
             assert h.pos is not None
             hero = cards.hero(h.id)
             fights = sum(1 for p in others if p.is_adjacent(h.pos))
             score = hero.fighting - (fights - 1) - (1 if obs.light <= 0 else 0)
             win = fight_odds(score - monster_score, Trait.STRONG in hero.traits)[0]
-            after: dict[int, float] = {}
-            for damage, chance in dealt.items():
-                after[damage + hero.damage] = after.get(damage + hero.damage, 0.0) + chance * win
-                after[damage] = after.get(damage, 0.0) + chance * (1 - win)
-            dealt = after
-        slain = sum(chance for damage, chance in dealt.items() if damage >= monster.health)
+            blows.append((win, hero.damage))
+        totals = damage_totals(blows)
+        slain = sum(chance for damage, chance in totals.items() if damage >= monster.health)
         return slain < SLAIN_IN_MELEE
 
     def in_range(self, at: Pos, monsters: tuple[MonsterSeen, ...], reach: int) -> list[MonsterSeen]:

@@ -10,6 +10,7 @@ dragging a friend's corpse, C-DEATH-02; casting from a scroll, C-SPELL-02).
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 from crawl_kit import HEROES, board, hero, ruleset, start
@@ -19,6 +20,7 @@ from undercroft.agents.knobs import CarefulKnobs
 from undercroft.agents.odds import fight_odds
 from undercroft.analysis import quality
 from undercroft.core.dice import DiceSampler
+from undercroft.core.events import LogEntry
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl.actions import (
     DONE,
@@ -508,6 +510,35 @@ def test_every_decision_of_a_whole_game_says_why() -> None:
     assert all(e.event.rules == () and e.event.fields["reason"] for e in reasons)
     assert {e.event.fields["seat"] for e in reasons} == {"heroes", "dm"}
     assert result.log.header.players == {"heroes": "careful", "dm": "master"}
+
+
+def test_a_hurt_hero_using_an_item_says_which_in_the_games_words() -> None:
+    """Bone Priest seed 0: Garrick, at Health 1 on his way to a fight, eats his Trail
+    Rations (as ``basic``: a hurt hero uses what it has); the reason named the action's
+    fields ("closes in: UseItem(hero=...)")."""
+    entries = bone_priest_game(0, "careful")
+    reasons = [str(e.event.fields["reason"]) for e in entries if e.event.type == "reason"]
+    assert "Garrick at Health 1 uses the Trail Rations before the fight" in reasons
+    assert not [r for r in reasons if "(hero=" in r]  # no action's fields in a reason
+    # Nor in the other adventures' games (a leaving hero said "Leave(hero=hero:durn)").
+    from undercroft.crawl.content import default_pack
+    from undercroft.crawl.runner import play
+
+    pack = default_pack()
+    for adventure in pack.campaign_order():
+        for party in (
+            ["brenna", "garrick", "durn", "sable"],
+            ["brenna", "corvin", "ysolde", "mirela"],
+        ):
+            result = play(pack.ruleset(adventure), party, seed=1, heroes="careful", dm="master")
+            assert result.log is not None
+            fields = [
+                str(e.event.fields["reason"])
+                for e in result.log.entries
+                if e.event.type == "reason"
+                and re.search(r"\w\(\w+=", str(e.event.fields["reason"]))
+            ]
+            assert fields == [], (adventure, party)
 
 
 def test_the_caster_party_plays_its_spells_where_basic_never_did() -> None:
@@ -1204,3 +1235,46 @@ def test_no_spell_is_begun_at_a_monster_the_fights_will_slay_first() -> None:
     assert policy.outlives_melee(seen, ogre, heroes)
     # Bram beats the rat (Fighting 3 against 1, Strong: ties too) 0.76 of the time.
     assert fight_odds(2, True)[0] == pytest.approx(0.7608, abs=1e-4)
+
+
+def bone_priest_game(seed: int, heroes: str) -> list[LogEntry]:
+    """The log entries of a Bone Priest game of the first four against ``master``."""
+    from undercroft.crawl.content import default_pack
+    from undercroft.crawl.runner import play
+
+    pack = default_pack()
+    result = play(
+        pack.ruleset("bone-priest"), ["brenna", "garrick", "durn", "sable"], seed=seed,
+        heroes=heroes, dm="master",
+    )  # fmt: skip
+    assert result.log is not None
+    return list(result.log.entries)
+
+
+@pytest.mark.rule("C-EXPL-01", "C-MENT-01")
+def test_a_text_choice_weighs_the_mental_combat_it_calls_for() -> None:
+    """Bone Priest seed 5: the Scriptorium's tome is a Mental Combat at the text's power 1
+    (won 10 times in 36 with no Magic; lost, 2 damage): careful slams it shut. Before the
+    choice told contests, an option with no trait test counted as safe, and it read."""
+    entries = bone_priest_game(5, "careful")
+    made = [e.event.fields["label"] for e in entries if e.event.type == "choice.made"]
+    assert "Slam it shut" in made and "Read the tome" not in made
+    reasons = [str(e.event.fields["reason"]) for e in entries if e.event.type == "reason"]
+    assert "no goal here and no test likely passed: 'Slam it shut'" in reasons
+
+
+@pytest.mark.rule("C-IDENT-03", "C-SPELL-03")
+def test_a_party_with_no_learned_hero_reads_a_face_down_scroll_blind_in_a_fight() -> None:
+    """Bone Priest seed 2: the first four (nobody Learned, so the Library's scrolls stay
+    face down for good) read one blind in Spell Selection with the Bone Priest in reach of
+    any combat spell: it is Thunderclap, and it strikes the priest (R-C-IDENT-01). With
+    ``blind=0`` the scrolls are carried and never read in that game."""
+    entries = bone_priest_game(2, "careful")
+    reasons = [str(e.event.fields["reason"]) for e in entries if e.event.type == "reason"]
+    assert any(r.startswith("Durn reads a face-down scroll blind: bone-priest-1") for r in reasons)
+    [read] = [e.event.fields for e in entries if e.event.type == "scroll.read"]
+    assert read["spell"] == "thunderclap"
+    cast = [e.event.fields for e in entries if e.event.type == "spell.cast"]
+    assert cast[0]["spell"] == "thunderclap" and cast[0]["target"] == "monster:bone-priest-1"
+    never = bone_priest_game(2, "careful[blind=0]")
+    assert not [e for e in never if e.event.type == "scroll.read"]

@@ -103,6 +103,25 @@ def test_a_choice_tells_the_tested_hero_and_each_options_trait_tests() -> None:
                 strike, leave = heroes["options"]
                 assert strike["tests"] == [{"trait": "Strong", "target": 3, "who": "self"}]
                 assert leave["tests"] == []
+                assert strike["contests"] == leave["contests"] == []
                 assert str(heroes["hero"]).startswith("hero:")
                 return
     pytest.fail("no game of 12 reached the pilgrim's choice")
+
+
+@pytest.mark.rule("C-EXPL-01", "C-MENT-01")
+def test_a_choice_tells_the_mental_combat_an_option_calls_for() -> None:
+    """The Bone Priest's Scriptorium: reading the tome is a Mental Combat against the
+    text's power 1 (lost: 2 damage); slamming it shut is nothing."""
+    for seed in range(20):
+        seen, _ = played("bone-priest", list(PACK.heroes)[:4], seed)
+        for seat, heroes, _dm, _at in seen:
+            if seat is Seat.HEROES and heroes and heroes["kind"] == "choice":
+                if heroes["area"] != "Scriptorium":
+                    continue
+                read, slam = heroes["options"]
+                assert (read["label"], slam["label"]) == ("Read the tome", "Slam it shut")
+                assert read["contests"] == [{"kind": "mental", "power": 1}]
+                assert read["tests"] == slam["tests"] == slam["contests"] == []
+                return
+    pytest.fail("no game of 20 reached the Scriptorium's choice")

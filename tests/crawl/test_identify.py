@@ -14,6 +14,7 @@ from undercroft.crawl import State
 from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import BeginCasting, Done, Identify, Leave, Memorize, UseItem
 from undercroft.crawl.ruleset import ItemCard, ItemKind
+from undercroft.render.narrate import narrate
 
 HALL = board(
     """
@@ -176,6 +177,8 @@ def test_an_unidentified_potion_may_be_drunk_blind() -> None:
     [used] = events(log, "item.used")
     assert (used["blind"], used["card"]) == (True, "tonic")
     assert "C-IDENT-03" in used["rules"]
+    # The account tells the use and what the card turned out to be.
+    assert "  Ana uses a face-down card: a Tonic." in list(narrate(log))
 
 
 @pytest.mark.rule("C-IDENT-03", "C-SPELL-01")

@@ -14,6 +14,7 @@ from undercroft.crawl.engine import Seat
 from undercroft.crawl.movement import allowance
 from undercroft.crawl.ruleset import Options
 from undercroft.crawl.state import State
+from undercroft.render.narrate import narrate
 
 ANA = "hero:ana"
 
@@ -49,6 +50,8 @@ def test_the_light_cannot_be_raised_above_twenty() -> None:
     state.apply(UseItem(ANA, torch))  # +2 turns of Light
     assert state.light == 20
     assert [e["light"] for e in events(log, "light.changed")] == [20]
+    told = list(narrate(log))  # the account tells the use and its effect
+    assert told.index("  Ana uses the Torch.") < told.index("  The Light is now 20.")
 
 
 def light_zero(*party: str) -> tuple[State, EventLog]:

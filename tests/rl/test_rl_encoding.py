@@ -22,12 +22,14 @@ from undercroft.rl.match import new_game, party_of, ruleset_of
 MAX_TURNS = 40
 
 
-def compare_game(adventure: str, seed: int, party: tuple[str, ...]) -> Counter[str]:
+def compare_game(
+    adventure: str, seed: int, party: tuple[str, ...], dm: str = "random"
+) -> Counter[str]:
     rules = ruleset_of(adventure, MAX_TURNS)
     state = new_game(rules, party)
     encoder = Encoder(rules, len(party))
     dice = DiceSampler(seed)
-    policies = seat_policies(seed, heroes="careful", dm="random")
+    policies = seat_policies(seed, heroes="careful", dm=dm)
     seen: Counter[str] = Counter()
     while True:
         for seat in (Seat.HEROES, Seat.DM):
@@ -59,8 +61,9 @@ def test_the_fast_encoding_is_the_straightforward_one() -> None:
     for adventure in ADVENTURES:
         for seed in range(2):
             seen += compare_game(adventure, seed, party_of(None))
-    # Heroes seldom die against the random DM: a game where one does, for corpses.
-    seen += compare_game("greyhollow-cellars", 4, party_of(None))
+    # Heroes seldom die against the random DM: a game against `master` where corpses
+    # lie on the board for a while (a friend drags one along), for corpses.
+    seen += compare_game("greyhollow-cellars", 2, party_of(None), dm="master")
     # A party of two: fewer hero slots than the pack's four.
     seen += compare_game("bone-priest", 5, party_of(None)[:2])
     assert seen["positions"] >= 5000 and seen["monsters"] >= 2000, seen

@@ -116,6 +116,11 @@ class CarefulKnobs:
     spells walks (over known floor, this turn) to the nearest square next to no monster
     from which one is in range and in sight, and begins its spell from there (C-SPELL-03,
     C-LOS-01, C-CMB-01); 0: it waits where it stands."""
+    blind: int = 1
+    """1: a party with no Learned hero (a face-down scroll is never identified) reads one
+    blind in Spell Selection, where a combat spell on it is cast at a monster in reach
+    (R-C-IDENT-01), when a monster of Health 3 or more is within 4 squares and in sight,
+    or a hero is at Health 2 or less; 0: never."""
     rest: int = 1
     """1: a hero that waits out of combat rests to refill Stamina and Magic; 0: never."""
     overcast: int = 1
@@ -175,6 +180,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "spells": (0, 1),
     "rooms": (0, 2),
     "aim": (0, 1),
+    "blind": (0, 1),
     "rest": (0, 1),
     "overcast": (0, 1),
     "light": (0, 1),

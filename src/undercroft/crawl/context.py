@@ -27,7 +27,7 @@ Kinds (the ``kind`` key):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,33 +215,53 @@ def _explore(state: State) -> dict[str, Any]:
     }
 
 
-def _tests(effects: Any) -> list[dict[str, Any]]:
-    """The trait tests an option's effects call for, however deep (its branches too)."""
-    found: list[dict[str, Any]] = []
+def _nested(effects: Any, kind: str) -> Iterator[dict[str, Any]]:
+    """The effects of type ``kind`` in ``effects``, however deep (branches too), in
+    order."""
     stack = list(effects) if isinstance(effects, list | tuple) else []
     while stack:
         effect = stack.pop(0)
         if not isinstance(effect, dict):
             continue
-        if effect.get("type") == "trait_test":
-            found.append(
-                {"trait": effect["trait"], "target": effect["target"], "who": effect["who"]}
-            )
+        if effect.get("type") == kind:
+            yield effect
         for value in effect.values():
             if isinstance(value, list | tuple):
                 stack.extend(value)
-    return found
+
+
+def _tests(effects: Any) -> list[dict[str, Any]]:
+    """The trait tests an option's effects call for, however deep (its branches too)."""
+    return [
+        {"trait": e["trait"], "target": e["target"], "who": e["who"]}
+        for e in _nested(effects, "trait_test")
+    ]
+
+
+def _contests(effects: Any) -> list[dict[str, Any]]:
+    """The Mental Combats an option's effects call for (C-MENT-01), however deep: the
+    ``power`` the text adds to its own roll."""
+    return [
+        {"kind": "mental", "power": int(e.get("power", 0))}
+        for e in _nested(effects, "mental_combat")
+    ]
 
 
 def _choice(state: State, args: dict[str, Any]) -> dict[str, Any]:
-    """C-EXPL-01: a text's choice, read out to the heroes: the options and their tests."""
+    """C-EXPL-01: a text's choice, read out to the heroes: the options, the trait tests
+    and the Mental Combats (C-MENT-01) each calls for."""
     context = args.get("context") or {}
     return {
         "kind": "choice",
         "hero": context.get("hero"),
         "area": context.get("area"),
         "options": [
-            {"index": i, "label": o.get("label", ""), "tests": _tests(o.get("effects", ()))}
+            {
+                "index": i,
+                "label": o.get("label", ""),
+                "tests": _tests(o.get("effects", ())),
+                "contests": _contests(o.get("effects", ())),
+            }
             for i, o in enumerate(args.get("options") or ())
         ],
     }

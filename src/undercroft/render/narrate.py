@@ -166,6 +166,15 @@ FORMATS: dict[str, Callable[[Fields], str | None]] = {
     "goal.met": lambda f: f"Goal achieved: {f['goal']}.",
     "light.changed": lambda f: f"The Light is now {f['light']}.",
     "item.traded": lambda f: f"{name(f['giver'])} passes an item to {name(f['receiver'])}.",
+    # A face-down card used blind shows what it was (C-IDENT-03).
+    "item.used": lambda f: (
+        f"{name(f['hero'])} uses "
+        + (
+            f"a face-down card: a {name(f['card'])}."
+            if f.get("blind")
+            else f"the {name(f['card'])}."
+        )
+    ),
     "adventure.ended": lambda f: f"The adventure ends: {f['outcome']}.",
 }
 

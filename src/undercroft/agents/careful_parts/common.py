@@ -14,7 +14,16 @@ from undercroft.agents.plan import PLANNING_COST, PLANNING_MOST, WALK_COST, Sear
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import (
     Action,
+    Cast,
+    Drag,
+    Identify,
+    Jump,
+    Leave,
+    Memorize,
+    Move,
+    OpenDoor,
     Rest,
+    UseItem,
 )
 from undercroft.crawl.context import Cards
 from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
@@ -236,6 +245,41 @@ class CarefulBase(HeroParty):
                 break
             walk.append(memory.pos(i))
         return tuple(walk)
+
+    def item_words(self, obs: ViewLike, hero: str, uid: str) -> str:
+        """An item a hero holds, as the table names it: the card's name, or a face-down
+        card of its deck (C-IDENT-01)."""
+        card = self.card_of(obs, hero, uid)
+        if card is not None:
+            return f"the {self.cards(obs).items[card].name}"
+        deck = obs.item_decks(hero).get(uid)
+        return f"a face-down {deck}" if deck else "a face-down card"
+
+    def say(self, obs: ViewLike, action: Action) -> str:
+        """What a hero's action does, in the game's words (a reason never shows an
+        action's fields)."""
+        who = name(str(getattr(action, "hero", "")))
+        if isinstance(action, Leave):
+            return f"{who} leaves the dungeon (C-END-01)"
+        if isinstance(action, UseItem):
+            return f"{who} uses {self.item_words(obs, action.hero, action.item)}"
+        if isinstance(action, Identify):
+            return f"{who} identifies {self.item_words(obs, action.hero, action.item)}"
+        if isinstance(action, Memorize):
+            return f"{who} memorizes {self.item_words(obs, action.hero, action.item)}"
+        if isinstance(action, Cast):
+            return f"{who} casts {action.spell or 'a face-down scroll'}"
+        if isinstance(action, Move):
+            return f"{who} walks to {action.path[-1].x},{action.path[-1].y}"
+        if isinstance(action, OpenDoor):
+            return f"{who} forces the door at {action.door.x},{action.door.y}"
+        if isinstance(action, Jump):
+            return f"{who} jumps over {action.over.x},{action.over.y}"
+        if isinstance(action, Drag):
+            return f"{who} drags the corpse at {action.corpse.x},{action.corpse.y}"
+        if isinstance(action, Rest):
+            return f"{who} rests"
+        return f"{who}: {type(action).__name__}"
 
     def card_of(self, obs: ViewLike, hero: str, uid: str) -> str | None:
         """The card of an item the hero holds, if the seat knows it."""

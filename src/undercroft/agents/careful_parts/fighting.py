@@ -39,6 +39,7 @@ from undercroft.crawl.actions import (
     MentalSpend,
     Move,
     OpenDoor,
+    UseItem,
 )
 from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
 
@@ -122,13 +123,21 @@ class Fighting(Magic):
         elif isinstance(action, OpenDoor):
             where = f"{action.door.x},{action.door.y}"
             self.reason = f"{name(hero.id)} forces the door at {where} toward the monsters"
+        elif isinstance(action, UseItem):
+            self.reason = self.use_reason(obs, hero, action)
         elif action is not None:
-            self.reason = f"{name(hero.id)} closes in: {action.describe()}"
+            self.reason = f"{self.say(obs, action)}, closing in on the monsters"
         elif hero.moves_left == 0:
             self.reason = f"{name(hero.id)} has used its movement"
         else:
             self.reason = f"{name(hero.id)} waits: no monster it can reach this turn"
         return action
+
+    def use_reason(self, obs: ViewLike, hero: HeroSeen, use: UseItem) -> str:
+        """Why a hurt hero uses an item on its way to a fight (``basic``'s rule: at Health 2
+        or less, a potion first), in the game's words."""
+        what = self.item_words(obs, hero.id, use.item)
+        return f"{name(hero.id)} at Health {hero.health} uses {what} before the fight"
 
     def closing_in(self, hero: HeroSeen, monsters: tuple[MonsterSeen, ...]) -> bool:
         """Whether the route ``hero_move`` planned for ``hero`` ends next to a monster
@@ -348,7 +357,7 @@ class Fighting(Magic):
         # are on the board, C-CMB-01).
         action = self.hero_move(obs, hero, heroes, False)
         self.reason = f"{name(hero.id)}: no monster within reach, " + (
-            "holds its ground" if action is None else f"looks further ({action.describe()})"
+            "holds its ground" if action is None else f"looks further ({self.say(obs, action)})"
         )
         return action
 

@@ -34,6 +34,10 @@ OPAQUE = np.frombuffer(b"#+&X?", dtype=np.uint8)
 """The map characters that block sight as the party remembers the board (C-LOS-01)."""
 HURT = 2
 """Health at or below which a hero drinks its healing (as ``basic`` does)."""
+BLIND_REACH = 4
+"""The shortest range of a combat spell on a scroll card (Thunderclap, Sunburst)."""
+BLIND_WORTH = 3
+"""The Health of a monster worth a face-down scroll read blind (``blind``)."""
 SLAIN_IN_MELEE = 0.3
 """A monster the Fighting step slays this often or more is no target for a combat spell
 begun now: the spell is cast after the fights (C-CMB-01) and fizzles with no target.
@@ -163,6 +167,9 @@ class Magic(Table):
             if best is None or worth > best[0]:
                 best = (worth, begin)
         if best is None:
+            blind = self.read_blind(obs, monsters, heroes, chosen) if self.knobs.blind else None
+            if blind is not None:
+                return blind
             self.reason = "no caster has a monster in range and a free hand"
             return DONE
         begin = best[1]
@@ -172,6 +179,49 @@ class Magic(Table):
             "a monster in range and none next to the caster"
         )
         return begin
+
+    def read_blind(
+        self,
+        obs: ViewLike,
+        monsters: tuple[MonsterSeen, ...],
+        heroes: dict[str, HeroSeen],
+        chosen: dict[str, Any],
+    ) -> BeginCasting | None:
+        """``blind``: a party with no Learned hero can never identify a face-down scroll
+        (C-IDENT-01), so it reads one blind (C-IDENT-03, R-C-IDENT-01) where it is likeliest
+        to work: begun in Spell Selection, it is read in the casting step, and a combat
+        spell on it (half the scroll cards, each reaching at least
+        :data:`BLIND_REACH` squares) is then cast at a monster in reach. Only by a hero
+        next to no monster (C-SPELL-06), with a monster that outlives the fights within
+        that reach and in sight, and only when it matters: that monster has Health
+        :data:`BLIND_WORTH` or more, or a hero on the board is at Health :data:`HURT` or
+        less."""
+        cards = self.cards(obs)
+        if any(Trait.LEARNED in cards.hero(h.id).traits for h in heroes.values() if h.health > 0):
+            return None  # a Learned hero identifies scrolls: it is read knowing what it holds
+        hurt = any(h.health <= HURT for h in heroes.values())
+        for begin in obs.legal_of(BeginCasting):
+            hero = heroes.get(begin.hero)
+            if begin.spell or hero is None or hero.pos is None or begin.hero in chosen:
+                continue
+            if any(m.pos.is_adjacent(hero.pos) for m in monsters):
+                continue
+            reach = [
+                m
+                for m in self.in_range(hero.pos, monsters, BLIND_REACH)
+                if self.outlives_melee(obs, m, heroes)
+            ]
+            if not reach or not (hurt or max(m.health for m in reach) >= BLIND_WORTH):
+                continue
+            chosen[begin.hero] = True
+            strongest = max(reach, key=lambda m: m.health)
+            self.reason = (
+                f"{name(begin.hero)} reads a face-down scroll blind: {name(strongest.id)} "
+                f"(Health {strongest.health}) in reach of any combat spell, and no Learned "
+                "hero to identify it"
+            )
+            return begin
+        return None
 
     def outlives_melee(
         self, obs: ViewLike, monster: MonsterSeen, heroes: dict[str, HeroSeen]

@@ -608,7 +608,7 @@ class Moving(Patrols):
             if leaving:
                 return f"{who} heads for the way out ({end.x},{end.y})"
             return f"{who} leads on to {end.x},{end.y}"
-        return f"{who}: {action.describe()}"
+        return self.say(obs, action)
 
     def hold_back(self, obs: ViewLike, hero: HeroSeen, action: Action) -> Action | None:
         """The leader forces no door and walks no further while the others lag, for at

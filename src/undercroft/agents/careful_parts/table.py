@@ -11,7 +11,7 @@ from undercroft.agents.careful_parts.common import (
     amount,
     name,
 )
-from undercroft.agents.odds import d6_at_least
+from undercroft.agents.odds import d6_at_least, mental_odds
 from undercroft.crawl.actions import (
     DONE,
     Action,
@@ -40,7 +40,7 @@ class Table(CarefulBase):
         else:
             found = super().on_explore_actions(obs)
         if found is not None and found != DONE:
-            self.reason = f"{found.describe()}"
+            self.reason = self.say(obs, found)
             return found
         if self.knobs.spells:
             for cast in obs.legal_of(Cast):
@@ -148,9 +148,14 @@ class Table(CarefulBase):
         traits = {t.value for t in self.cards(obs).hero(tested).traits} if tested else set()
 
         def chance(option: dict[str, Any]) -> float:
-            """The chance the tested hero passes every test of the option (a text rewards
-            a test passed: a careful table takes one it is likely to pass)."""
+            """The chance the tested hero passes every test of the option and wins every
+            Mental Combat it calls for (with no Magic spent, Iron-Willed +1 against the
+            text's power, C-MENT-01..03): a text rewards a test passed, and a careful
+            table takes one it is likely to pass."""
             p = 1.0
+            for contest in option.get("contests", []):
+                margin = (1 if "Iron-Willed" in traits else 0) - int(contest["power"])
+                p *= mental_odds(margin)[0]
             for test in option.get("tests", []):
                 bonus = 1 if test["trait"] in traits else 0
                 p *= (
@@ -162,14 +167,20 @@ class Table(CarefulBase):
                 )
             return p
 
-        scored = [(chance(o), -len(o.get("tests", [])), o) for o in context.get("options", [])]
-        likely = [x for x in scored if x[2].get("tests") and x[0] >= 0.5]
+        def risky(option: dict[str, Any]) -> bool:
+            return bool(option.get("tests") or option.get("contests"))
+
+        scored = [
+            (chance(o), -len(o.get("tests", [])) - len(o.get("contests", [])), o)
+            for o in context.get("options", [])
+        ]
+        likely = [x for x in scored if risky(x[2]) and x[0] >= 0.5]
         if likely:
             p, _n, option = max(likely, key=lambda x: (x[0], x[1]))
             choice = next((a for a in options if a.index == option["index"]), options[0])
             self.reason = f"{name(tested)} takes the test of {option['label']!r}: passes {p:.2f}"
             return choice
-        safe = [o for o in context.get("options", []) if not o.get("tests")]
+        safe = [o for o in context.get("options", []) if not risky(o)]
         if safe:
             index = safe[0]["index"]
             choice = next((a for a in options if a.index == index), options[-1])

@@ -1278,3 +1278,27 @@ def test_a_party_with_no_learned_hero_reads_a_face_down_scroll_blind_in_a_fight(
     assert cast[0]["spell"] == "thunderclap" and cast[0]["target"] == "monster:bone-priest-1"
     never = bone_priest_game(2, "careful[blind=0]")
     assert not [e for e in never if e.event.type == "scroll.read"]
+
+
+@pytest.mark.rule("C-EXPL-01")
+def test_found_potions_are_spread_over_the_party() -> None:
+    """Cellars seed 3: two potions are found where Garrick and Durn explore. With
+    ``potions=2`` (the default) the second goes to Durn, who holds none (Health 4); with
+    ``potions=0`` (as ``basic``) both go to Garrick, the healthiest."""
+    from undercroft.crawl.content import default_pack
+    from undercroft.crawl.runner import play
+
+    pack = default_pack()
+    takers: dict[str, list[str]] = {}
+    for policy in ("careful", "careful[potions=0]"):
+        result = play(
+            pack.ruleset("greyhollow-cellars"), ["brenna", "garrick", "durn", "sable"], seed=3,
+            heroes=policy, dm="master",
+        )  # fmt: skip
+        assert result.log is not None
+        takers[policy] = [
+            str(e.event.fields["reason"]).split(" takes")[0]
+            for e in result.log.entries
+            if e.event.type == "reason" and " takes a potion " in str(e.event.fields["reason"])
+        ]
+    assert takers == {"careful": ["Garrick", "Durn"], "careful[potions=0]": ["Garrick", "Garrick"]}

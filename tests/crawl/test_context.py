@@ -125,3 +125,26 @@ def test_a_choice_tells_the_mental_combat_an_option_calls_for() -> None:
                 assert read["tests"] == slam["tests"] == slam["contests"] == []
                 return
     pytest.fail("no game of 20 reached the Scriptorium's choice")
+
+
+@pytest.mark.rule("C-EXPL-01", "C-IDENT-01")
+def test_an_item_to_take_tells_its_deck_and_only_a_face_up_card() -> None:
+    """Who takes a found item: the heroes are told its deck (a card's back shows it), and
+    its card only when it is face up (C-IDENT-01); the DM knows the card."""
+    decks: set[str] = set()
+    for seed in range(8):
+        seen, log = played("greyhollow-cellars", list(PACK.heroes)[:4], seed)
+        found = [e.event.fields for e in log.of_type("item.found")]
+        for seat, heroes, dm, at in seen:
+            if seat is not Seat.HEROES or heroes is None or heroes["kind"] != "take_item":
+                continue
+            # The item this decision is for is the next one the log records as found.
+            item = next(e.event.fields for e in log.of_type("item.found") if e.seq >= at)
+            assert item["hero"] in heroes["takers"] and len(heroes["takers"]) >= 2
+            assert dm is not None and dm["card"] == item["card"]
+            deck = PACK.ruleset("greyhollow-cellars").items[item["card"]].kind
+            assert heroes["deck"] == deck.value
+            assert heroes["card"] == (None if deck.face_down else item["card"])
+            decks.add(heroes["deck"])
+        assert found
+    assert {"potion", "treasure"} <= decks, decks

@@ -160,3 +160,10 @@ def test_the_healthiest_explorer_takes_a_found_item() -> None:
     state.ask(Seat.HEROES, "take_item", item="item-9", takers=["hero:ana", "hero:bram"])
     policy = HeroParty(DiceSampler(0))
     assert policy.act(observe(state, Seat.HEROES)) == TakeItem("hero:bram")
+    # An item that is in play: the heroes are told its deck, the card only face up.
+    found = state.new_item(next(iter(state.ruleset.items)))
+    state.ask(Seat.HEROES, "take_item", item=found, takers=["hero:ana", "hero:bram"])
+    context = observe(state, Seat.HEROES).context
+    assert context is not None and context["kind"] == "take_item"
+    assert context["takers"] == ["hero:ana", "hero:bram"]
+    assert policy.act(observe(state, Seat.HEROES)) == TakeItem("hero:bram")

@@ -121,6 +121,10 @@ class CarefulKnobs:
     blind in Spell Selection, where a combat spell on it is cast at a monster in reach
     (R-C-IDENT-01), when a monster of Health 3 or more is within 4 squares and in sight,
     or a hero is at Health 2 or less; 0: never."""
+    potions: int = 2
+    """Who of the explorers takes a found potion (C-EXPL-01): 2 the one holding the fewest
+    potions (the healthiest of those), so the draughts are spread over the party; 1 the
+    one with the least Health; 0 the healthiest, as every other item and as ``basic``."""
     rest: int = 1
     """1: a hero that waits out of combat rests to refill Stamina and Magic; 0: never."""
     overcast: int = 1
@@ -181,6 +185,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "rooms": (0, 2),
     "aim": (0, 1),
     "blind": (0, 1),
+    "potions": (0, 2),
     "rest": (0, 1),
     "overcast": (0, 1),
     "light": (0, 1),

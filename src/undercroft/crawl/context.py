@@ -86,7 +86,26 @@ def decision_context(state: State, seat: Seat) -> dict[str, Any] | None:
         return _explore(state)
     if kind == "choice":
         return _choice(state, pending.args)
+    if kind == "take_item":
+        return _take_item(state, pending.args, full)
     return None
+
+
+def _take_item(state: State, args: dict[str, Any], full: bool) -> dict[str, Any]:
+    """C-EXPL-01: a found item one of the explorers takes: its deck (a card's back shows
+    it), its card only when it is face up or the seat is the DM's (C-IDENT-01), and who
+    may take it."""
+    item = state.items.get(str(args.get("item")))
+    card = state.ruleset.items.get(item.card) if item is not None else None
+    if item is None or card is None:  # no such item in play: nothing to tell of it
+        return {"kind": "take_item", "deck": None, "card": None, "takers": list(args["takers"])}
+    shown = full or item.identified or not card.kind.face_down
+    return {
+        "kind": "take_item",
+        "deck": card.kind.value,
+        "card": item.card if shown else None,
+        "takers": list(args["takers"]),
+    }
 
 
 def _fight(state: State, index: int, side: str) -> dict[str, Any]:

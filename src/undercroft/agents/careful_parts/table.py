@@ -19,6 +19,7 @@ from undercroft.crawl.actions import (
     ChooseOption,
     Identify,
     Memorize,
+    TakeItem,
     Trade,
     UseItem,
 )
@@ -90,6 +91,40 @@ class Table(CarefulBase):
             if use.hero in hurt:
                 return use
         return None
+
+    def on_take_item(self, obs: ViewLike) -> Action | None:
+        """Which explorer takes a found item (C-EXPL-01). As ``basic``, the healthiest
+        (likeliest to carry it out); with ``potions=1`` a potion (most heal) goes to the
+        explorer with the least Health, who may need it first; with ``potions=2`` to the
+        one holding the fewest potions (the healthiest of those), so the draughts are
+        spread over the party."""
+        takes = obs.legal_of(TakeItem)
+        context = obs.context or {}
+        deck = context.get("deck")
+        card = context.get("card")
+        what = f"the {self.cards(obs).items[str(card)].name}" if card else f"a {deck or 'card'}"
+        heroes = {h.id: h for h in obs.heroes_seen()}
+
+        def health(action: TakeItem) -> int:
+            hero = heroes.get(action.hero)
+            return hero.health if hero is not None else 0
+
+        if deck == "potion" and self.knobs.potions == 1:
+            chosen = min(takes, key=health)
+            why = "the least Health of the explorers: it may need it first"
+        elif deck == "potion" and self.knobs.potions == 2:
+            held = {
+                a.hero: sum(1 for d in obs.item_decks(a.hero).values() if d == "potion")
+                for a in takes
+            }
+            chosen = min(takes, key=lambda a: (held[a.hero], -health(a)))
+            count = held[chosen.hero]
+            why = f"it holds the fewest potions of the explorers ({count or 'none'})"
+        else:
+            chosen = max(takes, key=health)
+            why = "the healthiest explorer, likeliest to carry it out"
+        self.reason = f"{name(chosen.hero)} takes {what} (Health {health(chosen)}): {why}"
+        return chosen
 
     def on_trade(self, obs: ViewLike) -> Action | None:
         """Take a fallen hero's gear (C-DEATH-01); then pass a healing item to the most

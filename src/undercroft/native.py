@@ -68,6 +68,8 @@ MODULES = (
     "agents/careful_parts/magic.py",
     "agents/careful_parts/fighting.py",
     "agents/careful_parts/patrols.py",
+    "agents/careful_parts/together.py",
+    "agents/careful_parts/jumps.py",
     "agents/careful_parts/moving.py",
     "agents/careful.py",
     "agents/registry.py",

@@ -176,6 +176,29 @@ FORMATS: dict[str, Callable[[Fields], str | None]] = {
         )
     ),
     "adventure.ended": lambda f: f"The adventure ends: {f['outcome']}.",
+    # Told since 2026-12-07 (before, the account left them out: a monster's curse showed
+    # only as the rolls it began, a heal only as the spell).
+    "monster.ability": lambda f: (
+        f"{name(f['monster'])} uses {f['ability']} on {name(f['target'])}."
+    ),
+    "healed": lambda f: f"{name(f['hero'])} is healed (Health {f['health']}).",
+    "stamina.restored": lambda f: f"{name(f['hero'])} regains Stamina ({f['stamina']}).",
+    "choice.made": lambda f: f"The heroes choose: {f['label']}.",
+    "trait.tested": lambda f: (
+        f"{name(f['hero'])} is {'' if f['passed'] else 'not '}{f['trait']}: the test is "
+        + ("passed." if f["passed"] else "failed.")
+    ),
+    "scroll.read": lambda f: f"{name(f['hero'])} reads the scroll: {name(f['spell'])}.",
+    "casting.kept": lambda f: f"{name(f['hero'])} keeps the spell and fights on double ones.",
+    "spell.forgotten": lambda f: f"{name(f['hero'])} forgets {name(f['spell'])}.",
+    "corpse.dragged": lambda f: f"{name(f['hero'])} drags the body of {name(f['corpse'])}.",
+    "items.identified": lambda f: (
+        "Out of the dungeon, the cards turn face up: "
+        + ", ".join(f"{name(i['holder'])}'s {name(i['card'])}" for i in f["items"])
+        + "."
+    ),
+    "deaths_door.skipped": lambda f: f"{name(f['hero'])} rested: no Death's Door roll this turn.",
+    "patrols.stopped": lambda f: "Every room is revealed: no more patrols will come.",
 }
 
 

@@ -1,0 +1,52 @@
+"""The account of a crawl game (``run``, ``replay``, ``--explain``, the browser's
+narration): every event a reader needs is told, and bookkeeping is not."""
+
+from __future__ import annotations
+
+from undercroft.crawl.content import default_pack
+from undercroft.crawl.runner import play
+from undercroft.render.narrate import FORMATS, narrate
+
+BOOKKEEPING = {
+    "explore.choice",  # each hero's yes or no; the text read and its explorers' rolls tell
+    "recovered",  # Turn Start's Stamina and Magic, every hero every turn (C-TURN-02)
+    "turn.started",
+    "light.dropped",  # every Turn End; a Light that changes otherwise is told
+    "combat.turn",
+    "combat.step_over",
+    "magic.restored",
+    "stamina.spent",
+    "moved",  # gathered into one line a hero a turn
+    "monster.moved",
+}
+
+
+def test_every_event_of_careful_games_is_told_or_bookkeeping() -> None:
+    pack = default_pack()
+    untold: set[str] = set()
+    for adventure in pack.campaign_order():
+        for party in (
+            ["brenna", "garrick", "durn", "sable"],
+            ["brenna", "corvin", "ysolde", "mirela"],
+        ):
+            result = play(pack.ruleset(adventure), party, seed=2, heroes="careful", dm="master")
+            assert result.log is not None
+            untold |= {e.event.type for e in result.log.entries} - set(FORMATS) - BOOKKEEPING
+    assert untold == set()
+
+
+def test_the_account_tells_abilities_scrolls_and_tests() -> None:
+    """Bone Priest seed 2, the first four: the cultists' curses and the Bone Priest's
+    Grave Command (C-MON-01) were told only as the rolls they began; a scroll read blind
+    (R-C-IDENT-01) and the Library's test of a trait (C-EXPL-01) not at all."""
+    pack = default_pack()
+    result = play(
+        pack.ruleset("bone-priest"), ["brenna", "garrick", "durn", "sable"], seed=2,
+        heroes="careful", dm="master",
+    )  # fmt: skip
+    assert result.log is not None
+    told = list(narrate(result.log))
+    assert "  Ash Cultist 1 uses Whispered Curse on Sable." in told
+    assert "  Bone Priest 1 uses Grave Command on Garrick." in told
+    assert "  Durn reads the scroll: Thunderclap." in told
+    assert "  Durn is not Learned: the test is failed." in told

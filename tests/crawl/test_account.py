@@ -50,3 +50,21 @@ def test_the_account_tells_abilities_scrolls_and_tests() -> None:
     assert "  Bone Priest 1 uses Grave Command on Garrick." in told
     assert "  Durn reads the scroll: Thunderclap." in told
     assert "  Durn is not Learned: the test is failed." in told
+
+
+def test_stopped_patrols_are_told_once_and_every_turn_with_explain() -> None:
+    """Bone Priest seed 1: once every room is revealed no patrol roll is made (C-MON-03),
+    and each Turn Start that would have rolled says so (25 times in that game): the
+    account tells it once, ``--explain`` every time."""
+    pack = default_pack()
+    result = play(
+        pack.ruleset("bone-priest"), ["brenna", "garrick", "durn", "sable"], seed=1,
+        heroes="careful", dm="master",
+    )  # fmt: skip
+    assert result.log is not None
+    stopped = sum(1 for e in result.log.entries if e.event.type == "patrols.stopped")
+    assert stopped >= 2
+    line = "  No patrol roll: every room is revealed, and no more patrols come."
+    assert list(narrate(result.log)).count(line) == 1
+    told = [t for t in narrate(result.log, explain=True) if t.startswith(line)]
+    assert len(told) == stopped

@@ -198,7 +198,9 @@ FORMATS: dict[str, Callable[[Fields], str | None]] = {
         + "."
     ),
     "deaths_door.skipped": lambda f: f"{name(f['hero'])} rested: no Death's Door roll this turn.",
-    "patrols.stopped": lambda f: "Every room is revealed: no more patrols will come.",
+    "patrols.stopped": lambda f: (
+        "No patrol roll: every room is revealed, and no more patrols come."
+    ),
 }
 
 
@@ -220,6 +222,7 @@ def narrate(log: EventLog, *, explain: bool = False) -> Iterator[str]:
     cannot tell."""
     turn = None
     moves: dict[str, tuple[int, list[int]]] = {}
+    patrols_told = False  # each Turn Start says it again: told once, but with explain
 
     def flush() -> Iterator[str]:
         for actor, (count, last) in moves.items():
@@ -243,6 +246,10 @@ def narrate(log: EventLog, *, explain: bool = False) -> Iterator[str]:
                 continue
             if not explain and (_routine(entry) or event.type == "reason"):
                 continue
+            if event.type == "patrols.stopped":
+                if patrols_told and not explain:
+                    continue
+                patrols_told = True
             line = describe(entry)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise NarrationError(entry, exc) from None

@@ -34,8 +34,6 @@ OPAQUE = np.frombuffer(b"#+&X?", dtype=np.uint8)
 """The map characters that block sight as the party remembers the board (C-LOS-01)."""
 HURT = 2
 """Health at or below which a hero drinks its healing (as ``basic`` does)."""
-BLIND_REACH = 4
-"""The shortest range of a combat spell on a scroll card (Thunderclap, Sunburst)."""
 BLIND_WORTH = 3
 """The Health of a monster worth a face-down scroll read blind (``blind``)."""
 SLAIN_IN_MELEE = 0.3
@@ -190,15 +188,20 @@ class Magic(Table):
         """``blind``: a party with no Learned hero can never identify a face-down scroll
         (C-IDENT-01), so it reads one blind (C-IDENT-03, R-C-IDENT-01) where it is likeliest
         to work: begun in Spell Selection, it is read in the casting step, and a combat
-        spell on it (half the scroll cards, each reaching at least
-        :data:`BLIND_REACH` squares) is then cast at a monster in reach. Only by a hero
-        next to no monster (C-SPELL-06), with a monster that outlives the fights within
-        that reach and in sight, and only when it matters: that monster has Health
-        :data:`BLIND_WORTH` or more, or a hero on the board is at Health :data:`HURT` or
-        less."""
+        spell on it (half the default pack's scroll cards) is then cast at a monster in
+        reach. Only by a hero next to no monster (C-SPELL-06), with a monster in sight
+        within the shortest range of any combat spell on a scroll card (the public cards,
+        C-SETUP-02) that outlives the fights, and only when it matters: that monster has
+        Health :data:`BLIND_WORTH` or more, or a hero on the board is at Health
+        :data:`HURT` or less."""
         cards = self.cards(obs)
         if any(Trait.LEARNED in cards.hero(h.id).traits for h in heroes.values() if h.health > 0):
             return None  # a Learned hero identifies scrolls: it is read knowing what it holds
+        on_scrolls = [cards.spells.get(item.spell or "") for item in cards.items.values()]
+        ranges = [s.range for s in on_scrolls if s is not None and s.casting.value == "combat"]
+        if not ranges:
+            return None  # no scroll card holds a combat spell
+        shortest = min(ranges)
         hurt = any(h.health <= HURT for h in heroes.values())
         for begin in obs.legal_of(BeginCasting):
             hero = heroes.get(begin.hero)
@@ -208,7 +211,7 @@ class Magic(Table):
                 continue
             reach = [
                 m
-                for m in self.in_range(hero.pos, monsters, BLIND_REACH)
+                for m in self.in_range(hero.pos, monsters, shortest)
                 if self.outlives_melee(obs, m, heroes)
             ]
             if not reach or not (hurt or max(m.health for m in reach) >= BLIND_WORTH):

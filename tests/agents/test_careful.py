@@ -521,20 +521,11 @@ def test_a_hurt_hero_using_an_item_says_which_in_the_games_words() -> None:
     assert "Garrick at Health 1 uses the Trail Rations before the fight" in reasons
     assert not [r for r in reasons if "(hero=" in r]  # no action's fields in a reason
     # Nor in the other adventures' games (a leaving hero said "Leave(hero=hero:durn)").
-    from undercroft.crawl.content import default_pack
-    from undercroft.crawl.runner import play
-
-    pack = default_pack()
-    for adventure in pack.campaign_order():
-        for party in (
-            ["brenna", "garrick", "durn", "sable"],
-            ["brenna", "corvin", "ysolde", "mirela"],
-        ):
-            result = play(pack.ruleset(adventure), party, seed=1, heroes="careful", dm="master")
-            assert result.log is not None
+    for adventure in default_pack().campaign_order():
+        for party in (FIRST_FOUR, CASTERS):
             fields = [
                 str(e.event.fields["reason"])
-                for e in result.log.entries
+                for e in game_entries(adventure, party, 1, "careful")
                 if e.event.type == "reason"
                 and re.search(r"\w\(\w+=", str(e.event.fields["reason"]))
             ]
@@ -1237,18 +1228,20 @@ def test_no_spell_is_begun_at_a_monster_the_fights_will_slay_first() -> None:
     assert fight_odds(2, True)[0] == pytest.approx(0.7608, abs=1e-4)
 
 
-def bone_priest_game(seed: int, heroes: str) -> list[LogEntry]:
-    """The log entries of a Bone Priest game of the first four against ``master``."""
-    from undercroft.crawl.content import default_pack
-    from undercroft.crawl.runner import play
+FIRST_FOUR = ["brenna", "garrick", "durn", "sable"]
+CASTERS = ["brenna", "corvin", "ysolde", "mirela"]
 
-    pack = default_pack()
-    result = play(
-        pack.ruleset("bone-priest"), ["brenna", "garrick", "durn", "sable"], seed=seed,
-        heroes=heroes, dm="master",
-    )  # fmt: skip
+
+def game_entries(adventure: str, party: list[str], seed: int, heroes: str) -> list[LogEntry]:
+    """The log entries of a game of the default pack against ``master``."""
+    result = play(default_pack().ruleset(adventure), party, seed=seed, heroes=heroes, dm="master")
     assert result.log is not None
     return list(result.log.entries)
+
+
+def bone_priest_game(seed: int, heroes: str) -> list[LogEntry]:
+    """The log entries of a Bone Priest game of the first four against ``master``."""
+    return game_entries("bone-priest", FIRST_FOUR, seed, heroes)
 
 
 @pytest.mark.rule("C-EXPL-01", "C-MENT-01")
@@ -1285,20 +1278,11 @@ def test_found_potions_are_spread_over_the_party() -> None:
     """Cellars seed 3: two potions are found where Garrick and Durn explore. With
     ``potions=2`` (the default) the second goes to Durn, who holds none (Health 4); with
     ``potions=0`` (as ``basic``) both go to Garrick, the healthiest."""
-    from undercroft.crawl.content import default_pack
-    from undercroft.crawl.runner import play
-
-    pack = default_pack()
     takers: dict[str, list[str]] = {}
     for policy in ("careful", "careful[potions=0]"):
-        result = play(
-            pack.ruleset("greyhollow-cellars"), ["brenna", "garrick", "durn", "sable"], seed=3,
-            heroes=policy, dm="master",
-        )  # fmt: skip
-        assert result.log is not None
         takers[policy] = [
             str(e.event.fields["reason"]).split(" takes")[0]
-            for e in result.log.entries
+            for e in game_entries("greyhollow-cellars", FIRST_FOUR, 3, policy)
             if e.event.type == "reason" and " takes a potion " in str(e.event.fields["reason"])
         ]
     assert takers == {"careful": ["Garrick", "Durn"], "careful[potions=0]": ["Garrick", "Garrick"]}

@@ -97,13 +97,16 @@ def _take_item(state: State, args: dict[str, Any], full: bool) -> dict[str, Any]
     may take it."""
     item = state.items.get(str(args.get("item")))
     card = state.ruleset.items.get(item.card) if item is not None else None
-    if item is None or card is None:  # no such item in play: nothing to tell of it
-        return {"kind": "take_item", "deck": None, "card": None, "takers": list(args["takers"])}
-    shown = full or item.identified or not card.kind.face_down
+    # An item not in play (a hand-made decision) tells nothing of itself.
+    shown = (
+        item is not None
+        and card is not None
+        and (full or item.identified or not card.kind.face_down)
+    )
     return {
         "kind": "take_item",
-        "deck": card.kind.value,
-        "card": item.card if shown else None,
+        "deck": card.kind.value if card is not None else None,
+        "card": item.card if shown and item is not None else None,
         "takers": list(args["takers"]),
     }
 

@@ -47,6 +47,12 @@ MAGIC_POINT = 0.18
 """What a point of Magic costs (it comes back only by resting, C-SPELL-05)."""
 TEAM_FOLLOW = 2
 """The ``follow`` reach of a party playing as a team (``team``)."""
+ITEM_VERBS: dict[type[Action], str] = {
+    UseItem: "uses",
+    Identify: "identifies",
+    Memorize: "memorizes",
+}
+"""How a reason tells an action on an item a hero holds (:meth:`CarefulBase.say`)."""
 ALONE_ODDS = 0.5
 """With ``team=2`` a slay goal's monster calls for the whole party when no hero on the
 board would beat it alone at least this often."""
@@ -261,12 +267,9 @@ class CarefulBase(HeroParty):
         who = name(str(getattr(action, "hero", "")))
         if isinstance(action, Leave):
             return f"{who} leaves the dungeon (C-END-01)"
-        if isinstance(action, UseItem):
-            return f"{who} uses {self.item_words(obs, action.hero, action.item)}"
-        if isinstance(action, Identify):
-            return f"{who} identifies {self.item_words(obs, action.hero, action.item)}"
-        if isinstance(action, Memorize):
-            return f"{who} memorizes {self.item_words(obs, action.hero, action.item)}"
+        if isinstance(action, (UseItem, Identify, Memorize)):
+            verb = ITEM_VERBS[type(action)]
+            return f"{who} {verb} {self.item_words(obs, action.hero, action.item)}"
         if isinstance(action, Cast):
             return f"{who} casts {action.spell or 'a face-down scroll'}"
         if isinstance(action, Move):

@@ -24,6 +24,7 @@ from undercroft.core.events import LogEntry
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl.actions import (
     DONE,
+    Action,
     Cast,
     Drag,
     EndMovement,
@@ -491,7 +492,41 @@ def test_healing_goes_to_the_hurt_hero_in_trade() -> None:
     action = policy.act(observe(state, Seat.HEROES))
     assert isinstance(action, Trade)
     assert (action.giver, action.receiver) == ("hero:ana", "hero:bram")
-    assert "passes" in policy.reason
+    assert "Ana passes the Tonic to Bram" in policy.reason
+
+
+def trade_with(ana_health: int, bram_health: int, items: list[str], **knobs: object) -> Action:
+    """Ana (card Health ``ana_health``, holding ``items``, identified) and Bram (card
+    Health 6, at ``bram_health``) in one room at Trade: what careful does first."""
+    rules = party(ruleset(HALL, starts=("a", "b")), ana=hero("ana", health=ana_health, items=items))
+    state, _ = start(rules, ["ana", "bram"])
+    for item in state.heroes["hero:ana"].items:
+        state.items[item].identified = True
+    skip_to(state, "trade")
+    state.heroes["hero:bram"].health = bram_health
+    policy = careful(**knobs)
+    action = policy.act(observe(state, Seat.HEROES))
+    if isinstance(action, Trade):
+        assert "gives the Tonic to Bram" in policy.reason and "holds no potion" in policy.reason
+    return action
+
+
+@pytest.mark.rule("C-TURN-06")
+def test_potions_are_spread_in_trade() -> None:
+    """Knob ``spread``: nobody is hurt, but Ana holds two potions and Bram none: with
+    ``spread`` 1 or 2 (the default) one goes to Bram; with 0 nothing is traded. With
+    one potion, Ana (Health 9) gives it to Bram (Health 5, not hurt enough for the
+    heal rule) only with ``spread=2``: he has 3 Health less and nothing to drink."""
+    two, one = ["tonic", "tonic"], ["tonic"]
+    for knobs in ({}, {"spread": 1}):
+        action = trade_with(6, 6, two, **knobs)
+        assert isinstance(action, Trade)
+        assert (action.giver, action.receiver) == ("hero:ana", "hero:bram")
+    assert trade_with(6, 6, two, spread=0) is DONE
+    given = trade_with(9, 5, one)
+    assert isinstance(given, Trade) and given.receiver == "hero:bram"
+    assert trade_with(9, 5, one, spread=1) is DONE
+    assert trade_with(9, 7, one) is DONE  # 2 less: he keeps what he has, she hers
 
 
 def test_every_decision_of_a_whole_game_says_why() -> None:

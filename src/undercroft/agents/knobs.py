@@ -125,6 +125,12 @@ class CarefulKnobs:
     """Who of the explorers takes a found potion (C-EXPL-01): 2 the one holding the fewest
     potions (the healthiest of those), so the draughts are spread over the party; 1 the
     one with the least Health; 0 the healthiest, as every other item and as ``basic``."""
+    spread: int = 2
+    """In Trade (C-TURN-06), after a fallen hero's gear and a heal for a hero that lacks 3
+    Health or more: 2 a hero holding a healing potion (known, or a face-down potion) gives
+    one to a hero in its room or corridor that holds none, when it holds two or more or
+    the other has at least 3 Health less; 1 only from a hero holding two or more; 0
+    neither. The least Health is served first."""
     rest: int = 1
     """1: a hero that waits out of combat rests to refill Stamina and Magic; 0: never."""
     overcast: int = 1
@@ -186,6 +192,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "aim": (0, 1),
     "blind": (0, 1),
     "potions": (0, 2),
+    "spread": (0, 2),
     "rest": (0, 1),
     "overcast": (0, 1),
     "light": (0, 1),

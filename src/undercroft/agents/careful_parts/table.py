@@ -23,7 +23,7 @@ from undercroft.crawl.actions import (
     Trade,
     UseItem,
 )
-from undercroft.crawl.observe import ViewLike
+from undercroft.crawl.observe import HeroSeen, ViewLike
 
 
 class Table(CarefulBase):
@@ -161,12 +161,66 @@ class Table(CarefulBase):
         if best is not None:
             action = best[1]
             self.reason = (
-                f"{name(action.giver)} passes {action.item} to {name(action.receiver)}, "
+                f"{name(action.giver)} passes "
+                f"{self.item_words(obs, action.giver, action.item)} to {name(action.receiver)}, "
                 f"who lacks {best[0]} Health"
             )
             return action
+        if self.knobs.spread:
+            spread = self.spread_potions(obs, takes, heroes)
+            if spread is not None:
+                return spread
         self.reason = "nothing to trade"
         return DONE
+
+    def spread_potions(
+        self, obs: ViewLike, takes: list[Trade], heroes: dict[str, HeroSeen]
+    ) -> Action | None:
+        """Knob ``spread``: a hero holding two or more healing potions (or, ``spread=2``,
+        one, when the other has at least 3 Health less) gives one to a hero that holds
+        none (C-TURN-06), the least Health first: a hero drinks only its own (at Health
+        2 or less, before a fight), and the fragile died holding nothing while the
+        potions stayed with whoever explored (Cellars, casters: 62 of 64 heroes who died
+        in games where a potion was carried out held none). A face-down potion counts
+        (it may be drunk blind, C-IDENT-03)."""
+        cards = self.cards(obs)
+
+        def potions(hero: str) -> list[str]:
+            decks = obs.item_decks(hero)
+            return [
+                item["uid"]
+                for item in self.hero_info(obs, hero)["items"]
+                if (
+                    amount(cards.items[item["card"]].effects, "heal")
+                    if item["card"] is not None
+                    else decks.get(item["uid"]) == "potion"
+                )
+            ]
+
+        held = {h: potions(h) for h in heroes}
+        best: tuple[tuple[int, int, int], Trade] | None = None
+        for action in takes:
+            giver, receiver = heroes.get(action.giver), heroes.get(action.receiver)
+            if giver is None or receiver is None or action.item not in held[giver.id]:
+                continue
+            many = len(held[giver.id])
+            fragile = receiver.health + (2 if self.knobs.spread == 2 else 0)
+            if held[receiver.id] or not (
+                many >= 2 or (self.knobs.spread == 2 and fragile < giver.health)
+            ):
+                continue
+            key = (receiver.health, cards.hero(receiver.id).health, -many)
+            if best is None or key < best[0]:
+                best = (key, action)
+        if best is None:
+            return None
+        action = best[1]
+        what = self.item_words(obs, action.giver, action.item)
+        self.reason = (
+            f"{name(action.giver)} gives {what} to {name(action.receiver)} "
+            f"(Health {heroes[action.receiver].health}), who holds no potion"
+        )
+        return action
 
     def on_choice(self, obs: ViewLike) -> Action | None:
         """In a goal's area take the deed the text offers; elsewhere the option whose tests

@@ -1008,6 +1008,100 @@ def test_a_corpse_in_the_doorway_is_dragged_out_of_the_way() -> None:
     assert "steps aside" in policy.reason
 
 
+# A small room whose one way out is a gap in its wall one square wide; Bram fell in the
+# gap itself, so the corpse must go two squares into the room before the way is open.
+GAP = board(
+    """
+    #######
+    #...#.#
+    #..ab.x
+    #...#.#
+    #######
+    """,
+    """
+    #######
+    #RRR#..
+    #RRR...
+    #RRR#..
+    #######
+    """,
+    {"R": AreaInfo("Room")},
+)
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_a_corpse_in_a_gap_is_dragged_clear_over_two_turns() -> None:
+    """Knob ``clear`` (C-DEATH-01/02): Ana (Movement 2) stands in the room, Bram's corpse
+    in the gap: dragging costs her a square, and the one left pulls the corpse only into
+    her square, still in the way. She begins the two-square walk this turn (it ends the
+    next); with ``clear=0`` she found no walk and stood there, turn after turn (Bone
+    Priest seed 61: a hero who had met both goals waited in the Ossuary to the turn cap)."""
+    rules = party(ruleset(GAP, starts=("a", "b"), exits=("x",)), ana=hero("ana", movement=2))
+    for knobs, walks in (({}, True), ({"clear": 0}, False)):
+        state, _ = start(rules, ["ana", "bram"])
+        kill_hero(state, state.heroes["hero:bram"])  # his corpse at (4,2), in the gap
+        skip_to(state, "movement")
+        policy = careful(**knobs)
+        seen = observe(state, Seat.HEROES)
+        policy.act(seen)  # the party's memory of the board, as at any decision
+        action = policy.unblock(seen, seen.heroes_seen()[0], seen.heroes_seen())
+        assert action == Drag("hero:ana", Pos(4, 2))
+        state.apply(action)
+        seen = observe(state, Seat.HEROES)
+        action = policy.unblock(seen, seen.heroes_seen()[0], seen.heroes_seen())
+        assert isinstance(action, Move) is walks
+        if walks:
+            assert isinstance(action, Move) and len(action.path) == 1
+            state.apply(action)
+            assert Pos(3, 2) in state.corpses  # in tow: the gap is free, her square not yet
+
+
+# Two rooms joined by a gap one square wide; Bram fell in it, and an orc guards the far
+# room.
+SHUT_IN = board(
+    """
+    #######
+    #..#..#
+    #.ab.o#
+    #..#..#
+    #######
+    """,
+    """
+    #######
+    #LL#RR#
+    #LL.RR#
+    #LL#RR#
+    #######
+    """,
+    {"L": AreaInfo("West Room"), "R": AreaInfo("East Room")},
+)
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_a_corpse_between_the_heroes_and_the_monsters_is_dragged_out_of_the_way() -> None:
+    """Knob ``clear``: in a fight, Bram's corpse lies in the only way to the orc; it
+    cannot come out, Ana cannot go in, and while it is on the board nobody explores
+    (C-CMB-01). She drags the corpse out of the way (C-DEATH-02) and walks it two
+    squares into her room: the gap is open. With ``clear=0`` she waits (Bone Priest seed
+    97: 75 turns of it)."""
+    rules = ruleset(SHUT_IN, starts=("a", "b"), placements=(("orc", "o"),))
+    for knobs, drags in (({}, True), ({"clear": 0}, False)):
+        state, _ = start(rules, ["ana", "bram"])
+        kill_hero(state, state.heroes["hero:bram"])  # his corpse at (3,2), in the gap
+        skip_to(state, "movement")
+        assert state.monsters  # the orc is on the board: a fight
+        policy = careful(**knobs)
+        action = policy.act(observe(state, Seat.HEROES))
+        assert (action == Drag("hero:ana", Pos(3, 2))) is drags
+        if drags:
+            assert "out of the way to the monsters" in policy.reason
+            state.apply(action)
+            action = policy.act(observe(state, Seat.HEROES))
+            assert isinstance(action, Move)
+            state.apply(action)
+            assert not set(state.corpses) & {Pos(2, 2), Pos(3, 2)}  # the way is open
+
+
 # A room above a passage one square wide down to the way out (x); Bram fell in the
 # room's mouth onto the passage (still the room: a corpse alone is eaten, C-DEATH-01),
 # below Ana.

@@ -260,3 +260,41 @@ def test_harry_a_patrol_keeps_out_of_reach_on_at_most_n_turns_then_closes_in() -
     guard = hall(["ana", "cora"], {})
     fresh = Master(DiceSampler(1), knobs=MasterKnobs(harry=2))
     assert "keeps out" not in (fresh.act(View(guard, Seat.DM)), fresh.reason)[1]
+
+
+# A passage along the top and one along the bottom, a wall between them open only at the
+# east end: Ana at the west end of the top one, the orc below her, two squares away as
+# the crow flies and eleven by walking.
+WALLED = board(
+    """
+    ########
+    #a.....#
+    ######.#
+    #......#
+    ########
+    """
+)
+
+
+@pytest.mark.rule("C-CMB-01")
+@pytest.mark.parametrize("close", [1, 0])
+def test_a_monster_closes_in_by_walking_round_a_wall(close: int) -> None:
+    """No fight is within the orc's reach (Movement 4 and 2 Stamina): with ``close=1``
+    (the default) it walks east toward the way round, to the square from which the
+    walk to Ana is shortest; with ``close=0`` (``basic``'s way, squares as the crow
+    flies) it stays below her, a wall away, where it would stay for ever."""
+    from undercroft.crawl.reveal import spawn
+    from undercroft.crawl.ruleset import Encounter
+
+    state, _ = start(ruleset(WALLED, starts=("a",)), ["ana"])
+    spawn(state, "orc", Pos(1, 3), Encounter.PATROL)
+    to_dm(state, "monster_movement")
+    action, reason = decide(state, MasterKnobs(close=close))
+    assert isinstance(action, MonsterMove)
+    end = action.path[-1] if action.path else Pos(1, 3)
+    if close:
+        assert end == Pos(6, 2) and action.stamina == 2  # 6 squares: 4 + 2 Stamina
+        assert "closes in" in reason
+    else:
+        assert end.x <= 2  # no nearer Ana as the crow flies than where it stands
+    state.apply(action)  # a legal move

@@ -131,6 +131,13 @@ class CarefulKnobs:
     one to a hero in its room or corridor that holds none, when it holds two or more or
     the other has at least 3 Health less; 1 only from a hero holding two or more; 0
     neither. The least Health is served first."""
+    clear: int = 1
+    """1: a fallen friend's corpse in the only way (a doorway) is dragged out of it: in a
+    fight, when no hero can reach a monster but through it (the monsters cannot come out
+    either, and nobody explores while they are on the board), and on the way out even
+    when the walk that opens the way takes two turns (a hero dragging, at Light 0, has
+    one square); 0: only on the way out, within the turn (the heroes waited, or stood in
+    the doorway, until they gave up or the turn cap)."""
     rest: int = 1
     """1: a hero that waits out of combat rests to refill Stamina and Magic; 0: never."""
     overcast: int = 1
@@ -158,6 +165,11 @@ class MasterKnobs:
     abilities: int = 1
     """1: an ability whenever it does more than moving would; 0: on a coin flip, as
     ``basic``."""
+    close: int = 1
+    """How a monster with no fight to pick this turn closes in: 1 by walking, round walls
+    and through open doors, on the hero it can walk to soonest; 0 to the square nearest
+    a hero as the crow flies, as ``basic`` (a monster a wall away from a hero stays
+    there)."""
     stall: int = 0
     """1: a patrol or ambusher (not a guard, C-MON-02) that has no fight worth taking
     keeps just out of the heroes' reach instead of closing in: while a monster is on the
@@ -193,12 +205,14 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "blind": (0, 1),
     "potions": (0, 2),
     "spread": (0, 2),
+    "clear": (0, 1),
     "rest": (0, 1),
     "overcast": (0, 1),
     "light": (0, 1),
     "give_up": (1, 100),
     "focus": (0, 2),
     "abilities": (0, 1),
+    "close": (0, 1),
     "stall": (0, 1),
     "harry": (0, 20),
 }

@@ -25,11 +25,15 @@ from undercroft.crawl.actions import (
     OpenDoor,
     Rest,
 )
-from undercroft.crawl.observe import HeroSeen, ViewLike
+from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
 
 DRAG_REACH = 6
 """How far (squares of walking) a hero leaving the dungeon goes out of its way to fetch a
 corpse (``drag``)."""
+ASIDE_BEYOND = 4
+"""How many squares past its movement left a hero dragging a corpse out of the way out
+looks for a walk that opens it (:meth:`Moving.walk_aside`: begun this turn, ended the
+next)."""
 
 
 class Moving(Jumps):
@@ -113,6 +117,10 @@ class Moving(Jumps):
             return first
         leaving = self.should_leave(obs)
         if monsters and not leaving:
+            if self.knobs.clear:
+                cleared = self.corpse_in_the_way(obs, hero, heroes, monsters)
+                if cleared is not None:
+                    return cleared
             action = self.fight_move(obs, hero, heroes, monsters)
             if self.knobs.rooms >= 2:
                 action = self.wait_in_room(obs, hero, heroes, action)
@@ -167,69 +175,131 @@ class Moving(Jumps):
             self.reason = self.why_move(obs, hero, action, leaving)
         return action
 
-    def unblock(self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]) -> Action | None:
-        """On the way out, a corpse next to the hero that stands on its only way out (a
-        doorway one square wide) is dragged out of the way (C-DEATH-01: a corpse blocks
-        movement; C-DEATH-02: a dragged corpse follows into the square the hero leaves):
-        the hero drags it and steps aside onto a square from which the way is open once
-        the corpse has taken the hero's square (the corpse in tow). ``None``: no corpse
-        is in the way."""
+    def unblock(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        targets: bytes | None = None,
+        way: str = "the way out",
+    ) -> Action | None:
+        """On the way out (or, with ``targets``, on the way to those squares), a corpse
+        next to the hero that stands on its only way (a doorway one square wide) is
+        dragged out of it (C-DEATH-01: a corpse blocks movement; C-DEATH-02: a dragged
+        corpse follows into the square the hero leaves): the hero drags it and walks on,
+        the corpse in tow, until the way is open behind it. ``None``: no corpse next to
+        the hero is in the way."""
         here = hero.pos
         assert here is not None
         corpses = [c for c in obs.corpse_squares() if c.is_adjacent(here)]
-        if not corpses or not obs.exits:
+        if not corpses:
             return None
         memory = self.memory
-        marks = bytearray(len(memory.codes))
-        for x, y in obs.exits:
-            marks[memory.index(Pos(x, y))] = 1
-        exits = bytes(marks)
+        if targets is None:
+            if not obs.exits:
+                return None
+            marks = bytearray(len(memory.codes))
+            for x, y in obs.exits:
+                marks[memory.index(Pos(x, y))] = 1
+            targets = bytes(marks)
         bodies = self.blocked(obs, hero, heroes)
         for corpse in corpses:
             blocked = bodies - {memory.index(corpse)}
             search = self.search(
                 hero.id + ":unblock", memory.costs(PLANNING_COST), [memory.index(here)], blocked
             )
-            target = search.nearest(exits)
+            target = search.nearest(targets)
             route = search.path_to(target) if target is not None else []
             if not route or memory.pos(route[0]) != corpse:
                 continue
             drag = Drag(hero.id, corpse)
             if drag in obs.legal_of(Drag, hero.id):
                 self.reason = (
-                    f"{name(hero.id)} drags the corpse at {corpse.x},{corpse.y} out of the "
-                    "way out (C-DEATH-02)"
+                    f"{name(hero.id)} drags the corpse at {corpse.x},{corpse.y} out of "
+                    f"{way} (C-DEATH-02)"
                 )
                 return drag
-            # Dragging already: a walk after which the way out is open, the corpse having
+            # Dragging already: a walk after which the way is open, the corpse having
             # followed into the square the hero left before its last (C-DEATH-02).
-            aside = self.walk_aside(hero, corpse, blocked, exits)
+            aside = self.walk_aside(hero, corpse, blocked, targets)
             if aside is not None:
                 end = aside.path[-1]
                 self.reason = (
                     f"{name(hero.id)} steps aside to {end.x},{end.y}, the corpse in tow, to "
-                    "open the way out"
+                    f"open {way}"
                 )
                 return aside
         return None
 
+    def corpse_in_the_way(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        monsters: tuple[MonsterSeen, ...],
+    ) -> Action | None:
+        """In a fight, a hero that can reach no square next to a monster over known floor
+        when it could with the corpses gone: a fallen friend lies in the only way
+        (a doorway), the monsters cannot come out and the heroes cannot go in, and
+        while monsters are on the board nobody explores (C-CMB-01): read in Bone Priest
+        seed 97, 75 turns of waiting, or of walking round by a shut door to where no way
+        led. The hero walks up to the corpse, then drags it out
+        of the way (:meth:`unblock`). ``None``: no corpse is in the way."""
+        here = hero.pos
+        corpses = set(obs.corpse_squares())
+        if here is None or not corpses or any(m.pos.is_adjacent(here) for m in monsters):
+            return None
+        memory = self.memory
+        marks = bytearray(len(memory.codes))
+        for m in monsters:
+            for p in memory.shape.around[memory.index(m.pos)]:
+                marks[p] = 1
+        targets = bytes(marks)
+        bodies = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
+        if self.known_floor_walk(here, bodies).nearest(targets) is not None:
+            return None  # a way round the corpses: not theirs to clear
+        held = {memory.index(c) for c in corpses}
+        search = self.known_floor_walk(here, bodies - held)
+        target = search.nearest(targets)
+        route = search.path_to(target) if target is not None else []
+        first = next((i for i, square in enumerate(route) if square in held), None)
+        if first is None:
+            return None
+        if first == 0:
+            return self.unblock(obs, hero, heroes, targets, "the way to the monsters")
+        walk = tuple(memory.pos(i) for i in route[:first][: hero.moves_left])
+        if not walk:
+            return None
+        corpse = memory.pos(route[first])
+        self.reason = (
+            f"{name(hero.id)} walks up to the corpse at {corpse.x},{corpse.y}: it lies in "
+            "the only way to the monsters (C-DEATH-01)"
+        )
+        return Move(hero.id, walk)
+
     def walk_aside(
-        self, hero: HeroSeen, corpse: Pos, blocked: set[int], exits: bytes
+        self, hero: HeroSeen, corpse: Pos, blocked: set[int], targets: bytes
     ) -> Move | None:
-        """The shortest walk (within the hero's movement left) for a hero dragging the
-        corpse at ``corpse`` after which a way out is open: at each step the corpse
-        follows into the square the hero left (C-DEATH-02), so the search is over (hero,
-        corpse) squares. Of the ends found, the one nearest an exit. ``blocked``: the
-        squares nobody may walk through, the corpse's and the hero's own left out."""
+        """The shortest walk for a hero dragging the corpse at ``corpse`` after which a way
+        to ``targets`` (the exits, or squares next to monsters) is open: at each step the
+        corpse follows into the square the hero left (C-DEATH-02), so the search is over
+        (hero, corpse) squares. Of the ends found, the one nearest a target. With knob
+        ``clear`` a walk longer than the hero's movement left is begun
+        (its first squares, the corpse in tow): the rest is walked the next turn (in a
+        dead end one square wide at its door, the corpse must go two squares in before
+        the way is open, and a hero at Light 0 dragging has one square). ``blocked``:
+        the squares nobody may walk through, the corpse's and the hero's own left out."""
         here = hero.pos
         assert here is not None
+        if hero.moves_left <= 0:
+            return None
         memory = self.memory
         around = memory.shape.around
         start = (memory.index(here), memory.index(corpse))
         paths: dict[tuple[int, int], tuple[int, ...]] = {start: ()}
         frontier = [start]
         best: tuple[int, int, tuple[int, ...]] | None = None
-        for _ in range(hero.moves_left):
+        for _ in range(hero.moves_left + (ASIDE_BEYOND if self.knobs.clear else 0)):
             nxt: list[tuple[int, int]] = []
             for at, dragged in frontier:
                 for to in around[at]:
@@ -243,7 +313,7 @@ class Moving(Jumps):
                     onward = self.search(
                         hero.id + ":aside", memory.costs(PLANNING_COST), [to], blocked | {at}
                     )
-                    target = onward.nearest(exits)
+                    target = onward.nearest(targets)
                     if target is None:
                         continue
                     far = onward.distance(target)
@@ -254,7 +324,7 @@ class Moving(Jumps):
             frontier = nxt
         if best is None:
             return None
-        return Move(hero.id, tuple(memory.pos(i) for i in best[2]))
+        return Move(hero.id, tuple(memory.pos(i) for i in best[2][: hero.moves_left]))
 
     def first_of(self, obs: ViewLike, hero: HeroSeen, leaving: bool) -> Action | None:
         """``drag=2`` (C-DEATH-01/02/03): out of a fight, a hero starting its move next to

@@ -1056,6 +1056,49 @@ def test_a_corpse_in_a_gap_is_dragged_clear_over_two_turns() -> None:
             assert Pos(3, 2) in state.corpses  # in tow: the gap is free, her square not yet
 
 
+# A room whose one way out is a gap in its east wall: Bram fell in front of the gap, Cora
+# beside Ana, off the way.
+TWO_FALLEN = board(
+    """
+    ########
+    #.c..#.#
+    #.a.b..x
+    #....#.#
+    ########
+    """,
+    """
+    ########
+    #RRRR#..
+    #RRRR...
+    #RRRR#..
+    ########
+    """,
+    {"R": AreaInfo("Room")},
+)
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_the_corpse_in_the_way_is_cleared_not_the_one_beside_the_hero() -> None:
+    """Knob ``clear``: leaving, Ana stands next to Cora's corpse, but it is Bram's, two
+    squares off in front of the gap, that closes the way out: she walks up to it (and
+    will drag it); with ``clear=0`` only a corpse next to her counts, and she stays
+    (Bone Priest seed 184: a hero dragged the corpse beside it, turn after turn)."""
+    rules = ruleset(TWO_FALLEN, starts=("a", "b", "c"), exits=("x",))
+    for knobs, walks in (({}, True), ({"clear": 0}, False)):
+        state, _ = start(rules, ["ana", "bram", "cora"])
+        kill_hero(state, state.heroes["hero:bram"])
+        kill_hero(state, state.heroes["hero:cora"])
+        skip_to(state, "movement")
+        policy = careful(**knobs)
+        seen = observe(state, Seat.HEROES)
+        policy.act(seen)  # the party's memory of the board, as at any decision
+        action = policy.unblock(seen, seen.heroes_seen()[0], seen.heroes_seen())
+        assert isinstance(action, Move) is walks
+        if walks:
+            assert isinstance(action, Move) and action.path[-1] == Pos(3, 2)
+            assert "walks up to the corpse at 4,2" in policy.reason
+
+
 # Two rooms joined by a gap one square wide; Bram fell in it, and an orc guards the far
 # room.
 SHUT_IN = board(

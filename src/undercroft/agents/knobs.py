@@ -132,12 +132,13 @@ class CarefulKnobs:
     the other has at least 3 Health less; 1 only from a hero holding two or more; 0
     neither. The least Health is served first."""
     clear: int = 1
-    """1: a fallen friend's corpse in the only way (a doorway) is dragged out of it: in a
-    fight, when no hero can reach a monster but through it (the monsters cannot come out
-    either, and nobody explores while they are on the board), and on the way out even
-    when the walk that opens the way takes two turns (a hero dragging, at Light 0, has
-    one square); 0: only on the way out, within the turn (the heroes waited, or stood in
-    the doorway, until they gave up or the turn cap)."""
+    """1: a fallen friend's corpse in the only way (a doorway) is dragged out of it, in a
+    fight when no hero can reach a monster but through it (the monsters cannot come out
+    either, and nobody explores while they are on the board) and on the way out: the
+    corpse in the way (walked up to if need be, not the one beside the hero), even when
+    the walk that opens the way takes two turns (a hero dragging, at Light 0, has one
+    square); 0: only a corpse next to the hero, on the way out, within the turn (the
+    heroes waited, or stood behind it, until they gave up or the turn cap)."""
     rest: int = 1
     """1: a hero that waits out of combat rests to refill Stamina and Magic; 0: never."""
     overcast: int = 1

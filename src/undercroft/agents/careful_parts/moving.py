@@ -13,6 +13,7 @@ from undercroft.agents.plan import (
     FAR,
     PLANNING_COST,
     SHUT_CODE,
+    WALK_COST,
     Search,
 )
 from undercroft.core.grid import Pos
@@ -31,6 +32,9 @@ DRAG_REACH = 6
 """How far (squares of walking) a hero leaving the dungeon goes out of its way to fetch a
 corpse (``drag``)."""
 ASIDE_BEYOND = 4
+CORPSE_STEP = 16
+"""What a corpse's square costs a walk that would clear it (:meth:`Moving.clear_way`):
+a way round by up to 15 more squares is taken rather than one more corpse dragged."""
 """How many squares past its movement left a hero dragging a corpse out of the way out
 looks for a walk that opens it (:meth:`Moving.walk_aside`: begun this turn, ended the
 next)."""
@@ -175,61 +179,16 @@ class Moving(Jumps):
             self.reason = self.why_move(obs, hero, action, leaving)
         return action
 
-    def unblock(
-        self,
-        obs: ViewLike,
-        hero: HeroSeen,
-        heroes: tuple[HeroSeen, ...],
-        targets: bytes | None = None,
-        way: str = "the way out",
-    ) -> Action | None:
-        """On the way out (or, with ``targets``, on the way to those squares), a corpse
-        next to the hero that stands on its only way (a doorway one square wide) is
-        dragged out of it (C-DEATH-01: a corpse blocks movement; C-DEATH-02: a dragged
-        corpse follows into the square the hero leaves): the hero drags it and walks on,
-        the corpse in tow, until the way is open behind it. ``None``: no corpse next to
-        the hero is in the way."""
-        here = hero.pos
-        assert here is not None
-        corpses = [c for c in obs.corpse_squares() if c.is_adjacent(here)]
-        if not corpses:
+    def unblock(self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]) -> Action | None:
+        """On the way out, a corpse in the way (C-DEATH-01: a corpse blocks movement) is
+        dragged out of it (:meth:`clear_way`). ``None``: no corpse is in the way."""
+        if not obs.exits:
             return None
         memory = self.memory
-        if targets is None:
-            if not obs.exits:
-                return None
-            marks = bytearray(len(memory.codes))
-            for x, y in obs.exits:
-                marks[memory.index(Pos(x, y))] = 1
-            targets = bytes(marks)
-        bodies = self.blocked(obs, hero, heroes)
-        for corpse in corpses:
-            blocked = bodies - {memory.index(corpse)}
-            search = self.search(
-                hero.id + ":unblock", memory.costs(PLANNING_COST), [memory.index(here)], blocked
-            )
-            target = search.nearest(targets)
-            route = search.path_to(target) if target is not None else []
-            if not route or memory.pos(route[0]) != corpse:
-                continue
-            drag = Drag(hero.id, corpse)
-            if drag in obs.legal_of(Drag, hero.id):
-                self.reason = (
-                    f"{name(hero.id)} drags the corpse at {corpse.x},{corpse.y} out of "
-                    f"{way} (C-DEATH-02)"
-                )
-                return drag
-            # Dragging already: a walk after which the way is open, the corpse having
-            # followed into the square the hero left before its last (C-DEATH-02).
-            aside = self.walk_aside(hero, corpse, blocked, targets)
-            if aside is not None:
-                end = aside.path[-1]
-                self.reason = (
-                    f"{name(hero.id)} steps aside to {end.x},{end.y}, the corpse in tow, to "
-                    f"open {way}"
-                )
-                return aside
-        return None
+        marks = bytearray(len(memory.codes))
+        for x, y in obs.exits:
+            marks[memory.index(Pos(x, y))] = 1
+        return self.clear_way(obs, hero, heroes, bytes(marks), "the way out")
 
     def corpse_in_the_way(
         self,
@@ -238,43 +197,88 @@ class Moving(Jumps):
         heroes: tuple[HeroSeen, ...],
         monsters: tuple[MonsterSeen, ...],
     ) -> Action | None:
-        """In a fight, a hero that can reach no square next to a monster over known floor
-        when it could with the corpses gone: a fallen friend lies in the only way
-        (a doorway), the monsters cannot come out and the heroes cannot go in, and
-        while monsters are on the board nobody explores (C-CMB-01): read in Bone Priest
-        seed 97, 75 turns of waiting, or of walking round by a shut door to where no way
-        led. The hero walks up to the corpse, then drags it out
-        of the way (:meth:`unblock`). ``None``: no corpse is in the way."""
+        """In a fight, a hero that can reach no square next to a monster but through a
+        fallen friend's corpse (:meth:`clear_way`): it lies in the only way (a doorway),
+        the monsters cannot come out and the heroes cannot go in, and while monsters are
+        on the board nobody explores (C-CMB-01): read in Bone Priest seed 97, 75 turns of
+        waiting, or of walking round by a shut door to where no way led."""
         here = hero.pos
-        corpses = set(obs.corpse_squares())
-        if here is None or not corpses or any(m.pos.is_adjacent(here) for m in monsters):
+        if here is None or any(m.pos.is_adjacent(here) for m in monsters):
             return None
         memory = self.memory
         marks = bytearray(len(memory.codes))
         for m in monsters:
             for p in memory.shape.around[memory.index(m.pos)]:
                 marks[p] = 1
-        targets = bytes(marks)
-        bodies = self.blocked(obs, hero, heroes, *(m.pos for m in monsters))
+        monster_squares = tuple(m.pos for m in monsters)
+        return self.clear_way(
+            obs, hero, heroes, bytes(marks), "the way to the monsters", monster_squares
+        )
+
+    def clear_way(
+        self,
+        obs: ViewLike,
+        hero: HeroSeen,
+        heroes: tuple[HeroSeen, ...],
+        targets: bytes,
+        way: str,
+        more: tuple[Pos, ...] = (),
+    ) -> Action | None:
+        """A hero that can reach none of ``targets`` over known floor (``more``: monsters
+        in the way too) when it could with the corpses gone clears the way: next to the
+        first corpse on that walk it drags it (C-DEATH-02: the corpse follows into the
+        square the hero leaves) and walks on, the corpse in tow, until the way is open
+        behind it (:meth:`walk_aside`); further off, it walks up to it. Two corpses, one
+        behind the other, are cleared one by one (Bone Priest seed 184: a hero who had
+        met both goals dragged the wrong one, the one next to it, to the turn cap). With
+        ``clear=0``, only a corpse next to the hero, on the way out. ``None``: the way is
+        open, or no corpse is in it."""
+        here = hero.pos
+        corpses = set(obs.corpse_squares())
+        if here is None or not corpses:
+            return None
+        memory = self.memory
+        bodies = self.blocked(obs, hero, heroes, *more)
         if self.known_floor_walk(here, bodies).nearest(targets) is not None:
-            return None  # a way round the corpses: not theirs to clear
+            return None  # a way round the corpses
         held = {memory.index(c) for c in corpses}
-        search = self.known_floor_walk(here, bodies - held)
+        # The walk over the fewest corpses (each a turn's work to clear).
+        costs = bytearray(memory.costs(WALK_COST))
+        for square in held:
+            costs[square] = CORPSE_STEP
+        search = Search(bytes(costs), memory.width, [memory.index(here)], bodies - held)
         target = search.nearest(targets)
         route = search.path_to(target) if target is not None else []
         first = next((i for i, square in enumerate(route) if square in held), None)
         if first is None:
             return None
+        corpse = memory.pos(route[first])
+        where = f"{corpse.x},{corpse.y}"
         if first == 0:
-            return self.unblock(obs, hero, heroes, targets, "the way to the monsters")
+            drag = Drag(hero.id, corpse)
+            if drag in obs.legal_of(Drag, hero.id):
+                self.reason = (
+                    f"{name(hero.id)} drags the corpse at {where} out of {way} (C-DEATH-02)"
+                )
+                return drag
+            if self.notes.get("drags", {}).get(hero.id) != obs.turn:
+                return None  # it came next to the corpse this move: it drags from the next
+            # Dragging already: a walk after which the way is open, the corpse having
+            # followed into the square the hero left before its last (C-DEATH-02).
+            aside = self.walk_aside(hero, corpse, bodies - {route[0]}, targets)
+            if aside is None:
+                return None
+            end = aside.path[-1]
+            self.reason = (
+                f"{name(hero.id)} steps aside to {end.x},{end.y}, the corpse in tow, to open {way}"
+            )
+            return aside
+        if not self.knobs.clear:
+            return None
         walk = tuple(memory.pos(i) for i in route[:first][: hero.moves_left])
         if not walk:
             return None
-        corpse = memory.pos(route[first])
-        self.reason = (
-            f"{name(hero.id)} walks up to the corpse at {corpse.x},{corpse.y}: it lies in "
-            "the only way to the monsters (C-DEATH-01)"
-        )
+        self.reason = f"{name(hero.id)} walks up to the corpse at {where}: it lies in {way}"
         return Move(hero.id, walk)
 
     def walk_aside(

@@ -70,6 +70,7 @@ MODULES = (
     "agents/careful_parts/patrols.py",
     "agents/careful_parts/together.py",
     "agents/careful_parts/jumps.py",
+    "agents/careful_parts/corpses.py",
     "agents/careful_parts/moving.py",
     "agents/careful.py",
     "agents/registry.py",

@@ -33,6 +33,10 @@ Spells and items
 Resting
     Out of combat, a hero that would only wait rests (C-REST-01), for the Stamina and
     Magic of the next Turn Start (C-REST-02), if it is short of either.
+Corpses
+    A fallen friend's corpse is dragged along and fetched on the way out, to be brought
+    out (C-DEATH-02/03); one that lies in the only way, out or to the monsters, is
+    dragged out of it (``clear``: a corpse blocks movement, C-DEATH-01).
 
 Every decision sets ``reason``: a short sentence the runner logs (the ``reason`` event).
 """

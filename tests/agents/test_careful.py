@@ -1366,6 +1366,48 @@ def test_a_caster_with_no_monster_in_range_walks_to_take_aim() -> None:
     assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:dell")
 
 
+# Dell (Bolt, range 6) at the west end of an explored passage, an orc six squares east;
+# an open doorway down into an explored nook.
+AIM_NOOK = board(
+    """
+    ##########
+    #d.....o.#
+    #'########
+    #...######
+    ##########
+    """,
+    """
+    ##########
+    #PPPPPPPP#
+    #.########
+    #NNN######
+    ##########
+    """,
+    {"P": AreaInfo("Passage", "corridor"), "N": AreaInfo("Nook")},
+)
+
+
+@pytest.mark.rule("C-MON-03")
+def test_a_caster_in_reach_of_a_monster_stays_in_the_corridor_to_cast() -> None:
+    """``aim=2``: Dell's Bolt reaches the orc from where he stands, so he stays in the
+    passage to begin it (Spell Selection follows the heroes' Movement, C-CMB-01); at
+    ``aim=1`` his wait is moved into the nook (``rooms``: a corridor brings patrol rolls,
+    C-MON-03), out of range, and he casts nothing."""
+    slay = Goal("orc", "Slay the orc.", "slay", "orc")
+    rules = ruleset(AIM_NOOK, starts=("d",), placements=[("orc", "o")], goals=[slay])
+    for aim, stays in ((2, True), (1, False)):
+        state, _ = start(rules, ["dell"])
+        skip_to(state, "movement")
+        policy = careful(aim=aim)
+        policy.notes["explored"] = {"Passage", "Nook"}
+        policy.notes["turn"] = state.turn
+        action = policy.act(observe(state, Seat.HEROES))
+        assert (action == EndMovement("hero:dell")) is stays
+        if not stays:
+            assert isinstance(action, Move) and action.path[-1].y == 3
+            assert "waits in the Nook" in policy.reason
+
+
 # Dell (Bolt) at the west end; Bram (Strong) in the middle, a rat two squares east of him
 # and an ogre at the east end.
 MELEE = board(

@@ -111,11 +111,13 @@ class CarefulKnobs:
     there (C-MON-03), a room none; 2: also, in a fight nobody has joined yet, a hero
     whose walk would close in on a monster in a corridor waits in a room for it to come;
     0: it waits where it stands, as ``basic``."""
-    aim: int = 1
+    aim: int = 2
     """1: in a fight, a caster keeping out of melee with no monster in reach of its combat
     spells walks (over known floor, this turn) to the nearest square next to no monster
     from which one is in range and in sight, and begins its spell from there (C-SPELL-03,
-    C-LOS-01, C-CMB-01); 0: it waits where it stands."""
+    C-LOS-01, C-CMB-01); 2: that, and a caster whose spell reaches a monster from where
+    it stands in a corridor stays there rather than wait in a room (``rooms``); 0: it
+    waits where it stands."""
     blind: int = 1
     """1: a party with no Learned hero (a face-down scroll is never identified) reads one
     blind in Spell Selection, where a combat spell on it is cast at a monster in reach
@@ -202,7 +204,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "steady": (0, 1),
     "spells": (0, 1),
     "rooms": (0, 2),
-    "aim": (0, 1),
+    "aim": (0, 2),
     "blind": (0, 1),
     "potions": (0, 2),
     "spread": (0, 2),

@@ -80,6 +80,14 @@ class Patrols(Fighting):
         monsters = obs.monsters_seen()
         if any(m.pos.is_adjacent(here) for m in monsters):
             return choice
+        if self.knobs.aim >= 2 and monsters and self.knobs.spells:
+            # A caster whose combat spell reaches a monster from here stays to begin it
+            # (Spell Selection follows the heroes' Movement, C-CMB-01): walking into a
+            # room undid the walk ``aim`` had just made (Court seed 11, casters: Corvin
+            # took aim and walked back into the Cistern, turn after turn, casting nothing).
+            reach = self.combat_reach(obs, hero)
+            if reach and self.in_range(here, monsters, reach):
+                return choice
         rooms = {i for i, a in enumerate(revealed) if a not in corridors and a in explored}
         if not rooms:
             return choice

@@ -530,9 +530,6 @@ def test_potions_are_spread_in_trade() -> None:
 
 
 def test_every_decision_of_a_whole_game_says_why() -> None:
-    from undercroft.crawl.content import default_pack
-    from undercroft.crawl.runner import play
-
     pack = default_pack()
     result = play(
         pack.ruleset("bone-priest"), ["brenna", "corvin", "ysolde", "mirela"], seed=3,

@@ -3,6 +3,7 @@ narration): every event a reader needs is told, and bookkeeping is not."""
 
 from __future__ import annotations
 
+from undercroft.core.events import EventLog
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.runner import play
 from undercroft.render.narrate import FORMATS, narrate
@@ -35,17 +36,22 @@ def test_every_event_of_careful_games_is_told_or_bookkeeping() -> None:
     assert untold == set()
 
 
+def first_four_game(seed: int) -> EventLog:
+    """The log of a Bone Priest game of the first four, careful against ``master``."""
+    result = play(
+        default_pack().ruleset("bone-priest"), ["brenna", "garrick", "durn", "sable"],
+        seed=seed, heroes="careful", dm="master",
+    )  # fmt: skip
+    assert result.log is not None
+    return result.log
+
+
 def test_the_account_tells_abilities_scrolls_and_tests() -> None:
     """Bone Priest seed 2, the first four: the cultists' curses and the Bone Priest's
     Grave Command (C-MON-01) were told only as the rolls they began; a scroll read blind
     (R-C-IDENT-01) and the Library's test of a trait (C-EXPL-01) not at all."""
-    pack = default_pack()
-    result = play(
-        pack.ruleset("bone-priest"), ["brenna", "garrick", "durn", "sable"], seed=2,
-        heroes="careful", dm="master",
-    )  # fmt: skip
-    assert result.log is not None
-    told = list(narrate(result.log))
+    log = first_four_game(2)
+    told = list(narrate(log))
     assert "  Ash Cultist 1 uses Whispered Curse on Sable." in told
     assert "  Bone Priest 1 uses Grave Command on Garrick." in told
     assert "  Durn reads the scroll: Thunderclap." in told
@@ -56,15 +62,10 @@ def test_stopped_patrols_are_told_once_and_every_turn_with_explain() -> None:
     """Bone Priest seed 1: once every room is revealed no patrol roll is made (C-MON-03),
     and each Turn Start that would have rolled says so (25 times in that game): the
     account tells it once, ``--explain`` every time."""
-    pack = default_pack()
-    result = play(
-        pack.ruleset("bone-priest"), ["brenna", "garrick", "durn", "sable"], seed=1,
-        heroes="careful", dm="master",
-    )  # fmt: skip
-    assert result.log is not None
-    stopped = sum(1 for e in result.log.entries if e.event.type == "patrols.stopped")
+    log = first_four_game(1)
+    stopped = sum(1 for e in log.entries if e.event.type == "patrols.stopped")
     assert stopped >= 2
     line = "  No patrol roll: every room is revealed, and no more patrols come."
-    assert list(narrate(result.log)).count(line) == 1
-    told = [t for t in narrate(result.log, explain=True) if t.startswith(line)]
+    assert list(narrate(log)).count(line) == 1
+    told = [t for t in narrate(log, explain=True) if t.startswith(line)]
     assert len(told) == stopped

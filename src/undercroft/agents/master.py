@@ -492,7 +492,7 @@ class Master(DungeonMaster):
         17, casters, the Ash King and Corvin 20 turns a wall apart until the turn cap).
         With no hero to be walked to, as ``basic``."""
         if not self.knobs.close or (
-            obs.legal_of(MonsterAbility, monster) and not self.knobs.abilities
+            not self.knobs.abilities and obs.legal_of(MonsterAbility, monster)
         ):
             action = self.basic_move(obs, monster)  # as basic's (its coin flip first)
             self.reason = f"{name(monster)} closes in: no hero in reach"

@@ -137,14 +137,7 @@ class Table(CarefulBase):
                 return action
         cards = self.cards(obs)
         heroes = {h.id: h for h in self.on_board(obs)}
-
-        def heals(hero: str) -> int:
-            total = 0
-            for item in self.hero_info(obs, hero)["items"]:
-                if item["card"]:
-                    total += amount(cards.items[item["card"]].effects, "heal")
-            return total
-
+        known = {h: self.healing_items(obs, h, face_down=False) for h in heroes}
         best: tuple[int, Trade] | None = None
         for action in takes:
             giver, receiver = heroes.get(action.giver), heroes.get(action.receiver)
@@ -155,7 +148,7 @@ class Table(CarefulBase):
                 continue
             need = cards.hero(receiver.id).health - receiver.health
             spare = cards.hero(giver.id).health - giver.health
-            wanted = need >= 3 and heals(receiver.id) == 0 and need > spare
+            wanted = need >= 3 and not known[receiver.id] and need > spare
             if wanted and (best is None or need > best[0]):
                 best = (need, action)
         if best is not None:
@@ -184,30 +177,15 @@ class Table(CarefulBase):
         in games where a potion was carried out held none). A face-down potion counts
         (it may be drunk blind, C-IDENT-03)."""
         cards = self.cards(obs)
-
-        def potions(hero: str) -> list[str]:
-            decks = obs.item_decks(hero)
-            return [
-                item["uid"]
-                for item in self.hero_info(obs, hero)["items"]
-                if (
-                    amount(cards.items[item["card"]].effects, "heal")
-                    if item["card"] is not None
-                    else decks.get(item["uid"]) == "potion"
-                )
-            ]
-
-        held = {h: potions(h) for h in heroes}
+        held = {h: self.healing_items(obs, h, face_down=True) for h in heroes}
         best: tuple[tuple[int, int, int], Trade] | None = None
         for action in takes:
             giver, receiver = heroes.get(action.giver), heroes.get(action.receiver)
             if giver is None or receiver is None or action.item not in held[giver.id]:
                 continue
             many = len(held[giver.id])
-            fragile = receiver.health + (2 if self.knobs.spread == 2 else 0)
-            if held[receiver.id] or not (
-                many >= 2 or (self.knobs.spread == 2 and fragile < giver.health)
-            ):
+            frailer = self.knobs.spread == 2 and giver.health - receiver.health >= 3
+            if held[receiver.id] or not (many >= 2 or frailer):
                 continue
             key = (receiver.health, cards.hero(receiver.id).health, -many)
             if best is None or key < best[0]:
@@ -221,6 +199,21 @@ class Table(CarefulBase):
             f"(Health {heroes[action.receiver].health}), who holds no potion"
         )
         return action
+
+    def healing_items(self, obs: ViewLike, hero: str, *, face_down: bool) -> list[str]:
+        """The items ``hero`` holds whose card heals, as the seat knows them; with
+        ``face_down`` its face-down potions too (one may be drunk blind, C-IDENT-03)."""
+        cards = self.cards(obs)
+        decks = obs.item_decks(hero) if face_down else {}
+        return [
+            item["uid"]
+            for item in self.hero_info(obs, hero)["items"]
+            if (
+                amount(cards.items[item["card"]].effects, "heal")
+                if item["card"] is not None
+                else decks.get(item["uid"]) == "potion"
+            )
+        ]
 
     def on_choice(self, obs: ViewLike) -> Action | None:
         """In a goal's area take the deed the text offers; elsewhere the option whose tests

@@ -196,7 +196,7 @@ def test_stall_a_patrol_with_no_fight_worth_taking_keeps_out_of_reach() -> None:
         assert hero.pos is not None
         assert abs(hero.pos.x - 5) + abs(hero.pos.y - 3) - 1 > hero.stamina // 2
     state.apply(action)  # a legal move
-    closing, _ = decide(patrol_in_hall({}), MasterKnobs(stall=0))
+    closing, _ = decide(patrol_in_hall({}), MasterKnobs(stall=0, harry=0))
     assert isinstance(closing, MonsterMove)
     assert any(closing.path[-1].is_adjacent(p) for p in (Pos(1, 1), Pos(1, 5)))
 
@@ -282,14 +282,15 @@ def test_a_monster_closes_in_by_walking_round_a_wall(close: int) -> None:
     """No fight is within the orc's reach (Movement 4 and 2 Stamina): with ``close=1``
     (the default) it walks east toward the way round, to the square from which the
     walk to Ana is shortest; with ``close=0`` (``basic``'s way, squares as the crow
-    flies) it stays below her, a wall away, where it would stay for ever."""
+    flies) it stays below her, a wall away, where it would stay for ever. With ``harry=0``:
+    a patrol that does not keep away first."""
     from undercroft.crawl.reveal import spawn
     from undercroft.crawl.ruleset import Encounter
 
     state, _ = start(ruleset(WALLED, starts=("a",)), ["ana"])
     spawn(state, "orc", Pos(1, 3), Encounter.PATROL)
     to_dm(state, "monster_movement")
-    action, reason = decide(state, MasterKnobs(close=close))
+    action, reason = decide(state, MasterKnobs(close=close, harry=0))
     assert isinstance(action, MonsterMove)
     end = action.path[-1] if action.path else Pos(1, 3)
     if close:

@@ -179,10 +179,12 @@ class MasterKnobs:
     board the heroes cannot explore (C-CMB-01, C-TURN-05) and the Light runs down;
     0: it closes in, as ``basic``. Off by default: it wins by kiting, which no built-in
     hero policy answers (docs/players.md), so the figures would measure that gap."""
-    harry: int = 0
+    harry: int = 2
     """N (with ``stall=0``): ``stall``'s keeping away, but each monster on at most N turns
     of the game, after which it closes in: a DM that makes the heroes spend a few turns
-    of Light on each patrol and ambusher without kiting for ever; 0: never."""
+    of Light on each patrol and ambusher without kiting for ever; 0: never, as
+    ``basic``. Measured (docs/players.md): 2 makes ``master`` harder than the ``basic``
+    DM on every adventure, and careful still beats basic against it."""
 
 
 CHOICES: Final[dict[str, tuple[str, ...]]] = {"stamina": ("odds", "flat", "all")}

@@ -25,6 +25,7 @@ from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl.actions import (
     DONE,
     Action,
+    BeginCasting,
     Cast,
     Drag,
     EndMovement,
@@ -1403,6 +1404,34 @@ def test_a_caster_in_reach_of_a_monster_stays_in_the_corridor_to_cast() -> None:
         if not stays:
             assert isinstance(action, Move) and action.path[-1].y == 3
             assert "waits in the Nook" in policy.reason
+
+
+@pytest.mark.rule("C-CMB-01", "C-MON-02")
+def test_a_spell_is_begun_only_at_a_monster_that_will_still_be_in_reach() -> None:
+    """Monsters' Movement comes between Spell Selection and the casting step (C-CMB-01):
+    a patrol on its own may walk out of range (and the spell fizzle), a guard attacks and
+    fights to the death (C-MON-02). With ``sure`` Dell begins Bolt at the orc when it is a
+    guard, or a patrol already in a fight with Ana, and not at a patrol on its own;
+    ``sure=0`` begins it at any monster in range."""
+    slay = Goal("orc", "Slay the orc.", "slay", "orc")
+    rules = ruleset(FIELD, starts=("d", "a"), placements=[("orc", "o")], goals=[slay])
+
+    def begun(encounter: str, ana: Pos, **knobs: object) -> bool:
+        state, _ = start(rules, ["dell", "ana"])
+        (orc,) = state.monsters.values()
+        orc.encounter = encounter
+        state.heroes["hero:dell"].pos = Pos(5, 1)  # the orc (9,2) in Bolt's range and sight
+        state.heroes["hero:ana"].pos = ana
+        state.sync_board()
+        skip_to(state, "spell_selection")
+        policy = careful(**knobs)
+        action = policy.act(observe(state, Seat.HEROES))
+        return isinstance(action, BeginCasting) and action.hero == "hero:dell"
+
+    assert begun("guard", Pos(1, 2))
+    assert not begun("patrol", Pos(1, 2))
+    assert begun("patrol", Pos(8, 2))  # Ana fights it
+    assert begun("patrol", Pos(1, 2), sure=0)
 
 
 # Dell (Bolt) at the west end; Bram (Strong) in the middle, a rat two squares east of him

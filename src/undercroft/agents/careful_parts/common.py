@@ -299,6 +299,14 @@ class CarefulBase(HeroParty):
                 return kind
         raise KeyError(monster)
 
+    def encounter_of(self, obs: ViewLike, monster: str) -> str:
+        """How ``monster`` was met: guard, patrol or ambusher (C-MON-01)."""
+        for m in obs.monsters:
+            if m["id"] == monster:
+                encounter: str = m["encounter"]
+                return encounter
+        raise KeyError(monster)
+
     # -- Explore and Trade ---------------------------------------------------------------
     def area_rank(self, obs: ViewLike, pos: Pos) -> int:
         codes = obs.area_codes()

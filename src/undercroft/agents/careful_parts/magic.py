@@ -28,7 +28,7 @@ from undercroft.crawl.actions import (
     UseItem,
 )
 from undercroft.crawl.observe import HeroSeen, MonsterSeen, ViewLike
-from undercroft.crawl.ruleset import Trait
+from undercroft.crawl.ruleset import Encounter, Trait
 
 OPAQUE = np.frombuffer(b"#+&X?", dtype=np.uint8)
 """The map characters that block sight as the party remembers the board (C-LOS-01)."""
@@ -144,10 +144,10 @@ class Magic(Table):
             reach = [
                 m
                 for m in self.in_range(hero.pos, monsters, spell.range)
-                if self.outlives_melee(obs, m, heroes)
+                if self.stays_for_the_spell(obs, m, heroes) and self.outlives_melee(obs, m, heroes)
             ]
             if not reach:
-                continue  # none in range, or the fights will have killed it (a fizzle)
+                continue  # none that will still be in range and alive: a fizzle
             plain = amount(spell.effects, "hurt_monster")
             strong = amount(spell.overcast or (), "hurt_monster")
             weakest = min(m.health for m in reach)
@@ -212,7 +212,7 @@ class Magic(Table):
             reach = [
                 m
                 for m in self.in_range(hero.pos, monsters, shortest)
-                if self.outlives_melee(obs, m, heroes)
+                if self.stays_for_the_spell(obs, m, heroes) and self.outlives_melee(obs, m, heroes)
             ]
             if not reach or not (hurt or max(m.health for m in reach) >= BLIND_WORTH):
                 continue
@@ -225,6 +225,19 @@ class Magic(Table):
             )
             return begin
         return None
+
+    def stays_for_the_spell(
+        self, obs: ViewLike, monster: MonsterSeen, heroes: dict[str, HeroSeen]
+    ) -> bool:
+        """``sure``: whether ``monster`` will still be where a spell begun now can reach it
+        when spells are cast. Monsters' Movement comes between (C-CMB-01, steps 2 and 5),
+        and a patrol or ambusher with no fight it wants may walk out of range or sight
+        (the DM's to choose; a spell with nobody in reach fizzles): so only a guard,
+        which once roused attacks and fights to the death (C-MON-02), or a monster
+        already in a fight with a hero."""
+        if not self.knobs.sure or self.encounter_of(obs, monster.id) == Encounter.GUARD.value:
+            return True
+        return any(h.pos is not None and h.pos.is_adjacent(monster.pos) for h in heroes.values())
 
     def outlives_melee(
         self, obs: ViewLike, monster: MonsterSeen, heroes: dict[str, HeroSeen]

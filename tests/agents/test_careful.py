@@ -1411,12 +1411,13 @@ def test_a_spell_is_begun_only_at_a_monster_that_will_still_be_in_reach() -> Non
     """Monsters' Movement comes between Spell Selection and the casting step (C-CMB-01):
     a patrol on its own may walk out of range (and the spell fizzle), a guard attacks and
     fights to the death (C-MON-02). With ``sure`` Dell begins Bolt at the orc when it is a
-    guard, or a patrol already in a fight with Ana, and not at a patrol on its own;
-    ``sure=0`` begins it at any monster in range."""
+    guard, or a patrol already in a fight with Ana, and not at a patrol on its own; with
+    ``sure=2`` (the default) also at a patrol that came nearer since the party saw it on
+    an earlier turn; ``sure=0`` begins it at any monster in range."""
     slay = Goal("orc", "Slay the orc.", "slay", "orc")
     rules = ruleset(FIELD, starts=("d", "a"), placements=[("orc", "o")], goals=[slay])
 
-    def begun(encounter: str, ana: Pos, **knobs: object) -> bool:
+    def begun(encounter: str, ana: Pos, seen_at: Pos | None = None, **knobs: object) -> bool:
         state, _ = start(rules, ["dell", "ana"])
         (orc,) = state.monsters.values()
         orc.encounter = encounter
@@ -1425,6 +1426,8 @@ def test_a_spell_is_begun_only_at_a_monster_that_will_still_be_in_reach() -> Non
         state.sync_board()
         skip_to(state, "spell_selection")
         policy = careful(**knobs)
+        if seen_at is not None:  # where the party saw it last turn
+            policy.notes["monsters_at"] = {orc.id: (state.turn - 1, seen_at)}
         action = policy.act(observe(state, Seat.HEROES))
         return isinstance(action, BeginCasting) and action.hero == "hero:dell"
 
@@ -1432,6 +1435,9 @@ def test_a_spell_is_begun_only_at_a_monster_that_will_still_be_in_reach() -> Non
     assert not begun("patrol", Pos(1, 2))
     assert begun("patrol", Pos(8, 2))  # Ana fights it
     assert begun("patrol", Pos(1, 2), sure=0)
+    assert begun("patrol", Pos(1, 2), seen_at=Pos(10, 2))  # it came on
+    assert not begun("patrol", Pos(1, 2), seen_at=Pos(8, 2))  # it drew back
+    assert not begun("patrol", Pos(1, 2), seen_at=Pos(10, 2), sure=1)
 
 
 # Dell (Bolt) at the west end; Bram (Strong) in the middle, a rat two squares east of him

@@ -118,12 +118,14 @@ class CarefulKnobs:
     C-LOS-01, C-CMB-01); 2: that, and a caster whose spell reaches a monster from where
     it stands in a corridor stays there rather than wait in a room (``rooms``); 0: it
     waits where it stands."""
-    sure: int = 1
+    sure: int = 2
     """1: a combat spell (or a face-down scroll read blind) is begun only at a monster
     that will still be in reach when it is cast: a guard (roused, it attacks and fights to
     the death, C-MON-02) or a monster already in a fight with a hero; a patrol or
     ambusher on its own may walk out of range in Monsters' Movement, which comes between
-    (C-CMB-01), and the spell fizzles; 0: any monster in range."""
+    (C-CMB-01), and the spell fizzles; 2: those, and a monster that stands nearer the
+    heroes than where the party saw it on an earlier turn (it comes on); 0: any monster
+    in range."""
     blind: int = 1
     """1: a party with no Learned hero (a face-down scroll is never identified) reads one
     blind in Spell Selection, where a combat spell on it is cast at a monster in reach
@@ -213,7 +215,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "spells": (0, 1),
     "rooms": (0, 2),
     "aim": (0, 2),
-    "sure": (0, 1),
+    "sure": (0, 2),
     "blind": (0, 1),
     "potions": (0, 2),
     "spread": (0, 2),

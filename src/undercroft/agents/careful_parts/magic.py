@@ -129,6 +129,7 @@ class Magic(Table):
         monsters = obs.monsters_seen()
         cards = self.cards(obs)
         heroes = {h.id: h for h in self.on_board(obs)}
+        self.note_monsters(obs, monsters)
         chosen = self.notes.setdefault("selection", {})
         if chosen.get("turn") != obs.turn:
             chosen.clear()
@@ -233,11 +234,39 @@ class Magic(Table):
         when spells are cast. Monsters' Movement comes between (C-CMB-01, steps 2 and 5),
         and a patrol or ambusher with no fight it wants may walk out of range or sight
         (the DM's to choose; a spell with nobody in reach fizzles): so only a guard,
-        which once roused attacks and fights to the death (C-MON-02), or a monster
-        already in a fight with a hero."""
+        which once roused attacks and fights to the death (C-MON-02), a monster already
+        in a fight with a hero, or (``sure=2``) one that came nearer the heroes since an
+        earlier turn (:meth:`came_closer`)."""
         if not self.knobs.sure or self.encounter_of(obs, monster.id) == Encounter.GUARD.value:
             return True
-        return any(h.pos is not None and h.pos.is_adjacent(monster.pos) for h in heroes.values())
+        if any(h.pos is not None and h.pos.is_adjacent(monster.pos) for h in heroes.values()):
+            return True
+        return self.knobs.sure >= 2 and self.came_closer(obs, monster, heroes)
+
+    def note_monsters(self, obs: ViewLike, monsters: tuple[MonsterSeen, ...]) -> None:
+        """Notes where each monster stands at this turn's first Spell Selection decision,
+        and keeps where the party saw each on earlier turns for :meth:`came_closer`."""
+        seen: dict[str, tuple[int, Pos]] = self.notes.setdefault("monsters_at", {})
+        if self.notes.get("monsters_noted") == obs.turn:
+            return
+        self.notes["monsters_noted"] = obs.turn
+        self.notes["monsters_then"] = dict(seen)
+        for m in monsters:
+            seen[m.id] = (obs.turn, m.pos)
+
+    def came_closer(self, obs: ViewLike, monster: MonsterSeen, heroes: dict[str, HeroSeen]) -> bool:
+        """Whether ``monster`` stands nearer the heroes (as they stand now) than where the
+        party saw it on an earlier turn: one that closes in comes on (``sure=2``)."""
+        then: dict[str, tuple[int, Pos]] = self.notes.get("monsters_then", {})
+        before = then.get(monster.id)
+        if before is None or before[0] >= obs.turn:
+            return False
+        memory = self.memory
+        spots = [memory.index(h.pos) for h in heroes.values() if h.pos is not None]
+        if not spots:
+            return False
+        now, was = self.walk_from(monster.pos), self.walk_from(before[1])
+        return min(now.distance(i) for i in spots) < min(was.distance(i) for i in spots)
 
     def outlives_melee(
         self, obs: ViewLike, monster: MonsterSeen, heroes: dict[str, HeroSeen]

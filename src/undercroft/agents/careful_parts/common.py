@@ -292,20 +292,21 @@ class CarefulBase(HeroParty):
                 return card
         return None
 
-    def kind_of(self, obs: ViewLike, monster: str) -> str:
+    def monster_record(self, obs: ViewLike, monster: str) -> dict[str, Any]:
+        """The view's record of ``monster`` (its kind, Health, how it was met, ...)."""
         for m in obs.monsters:
             if m["id"] == monster:
-                kind: str = m["kind"]
-                return kind
+                return m
         raise KeyError(monster)
+
+    def kind_of(self, obs: ViewLike, monster: str) -> str:
+        kind: str = self.monster_record(obs, monster)["kind"]
+        return kind
 
     def encounter_of(self, obs: ViewLike, monster: str) -> str:
         """How ``monster`` was met: guard, patrol or ambusher (C-MON-01)."""
-        for m in obs.monsters:
-            if m["id"] == monster:
-                encounter: str = m["encounter"]
-                return encounter
-        raise KeyError(monster)
+        encounter: str = self.monster_record(obs, monster)["encounter"]
+        return encounter
 
     # -- Explore and Trade ---------------------------------------------------------------
     def area_rank(self, obs: ViewLike, pos: Pos) -> int:

@@ -6,6 +6,8 @@ import pytest
 from crawl_kit import board, ruleset, start
 
 from undercroft.core.grid import AreaInfo, Pos
+from undercroft.crawl import new_game
+from undercroft.crawl.content import default_pack
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import AREA_KEY, UNKNOWN, MonsterSeen, View, observe
 from undercroft.crawl.reveal import spawn
@@ -93,6 +95,19 @@ def test_the_area_map_shows_the_revealed_areas_and_nothing_else() -> None:
     assert seen.revealed == ("Hall", "Vault")
     vault = chr(AREA_KEY + 1)
     assert seen.area_map.split("\n")[2] == f" {hall * 4} {vault * 3} "
+
+
+def test_every_seat_reads_the_adventures_introduction() -> None:
+    """The introduction is read to the whole table before the first turn: both seats'
+    views carry it, word for word, in the typed view and in the JSON form."""
+    rules = default_pack().ruleset("bone-priest")
+    state = new_game(rules, ["brenna", "garrick", "durn", "sable"])
+    for seat in (Seat.HEROES, Seat.DM):
+        assert observe(state, seat).intro == rules.adventure.intro
+        assert View(state, seat).intro == rules.adventure.intro
+        assert observe(state, seat).to_json()["intro"] == rules.adventure.intro
+    assert "ossuary behind the chapel" in observe(state, Seat.HEROES).intro
+    assert observe(game(), Seat.HEROES).intro == ""  # a scenario with none
 
 
 @pytest.mark.rule("C-MON-03")

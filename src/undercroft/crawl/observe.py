@@ -94,6 +94,9 @@ class Observation:
     """The adventure's goals as the scenario text states them, with their ``target`` (an
     area, a monster kind or an item card): ``met`` once achieved, ``in_hand`` when a hero
     on the board holds the (identified) item to carry out."""
+    intro: str = ""
+    """The adventure's introduction as its scenario text states it, read to every seat
+    before the first turn (the heroes' rumours and hints are in it)."""
     area_map: str = ""
     """Which revealed area each square belongs to, in the shape of ``board``: the
     character ``chr(AREA_KEY + i)`` marks the squares of ``revealed[i]``; a space marks a
@@ -127,6 +130,7 @@ class Observation:
             "legal": [to_json(a) for a in self.legal],
             "outcome": self.outcome,
             "goals": list(self.goals),
+            "intro": self.intro,
             "area_map": self.area_map,
             "corridors": list(self.corridors),
             "context": self.context,
@@ -421,6 +425,10 @@ class View:
         if found is None:
             found = self._goals_seen_kept = goals_seen(self._game(), self.full)
         return found
+
+    @property
+    def intro(self) -> str:
+        return self._game().ruleset.adventure.intro
 
     @property
     def area_map(self) -> str:

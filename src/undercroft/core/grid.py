@@ -85,6 +85,11 @@ class Pos(NamedTuple):
         x, y = self.x, self.y
         return (Pos(x, y - 1), Pos(x + 1, y), Pos(x, y + 1), Pos(x - 1, y))
 
+    def beyond(self, over: Pos) -> Pos:
+        """The square past ``over`` in line from this one: where a jump from here over
+        ``over`` lands (C-JUMP-01)."""
+        return Pos(2 * over.x - self.x, 2 * over.y - self.y)
+
     def manhattan(self, other: Pos) -> int:
         """Squares counted orthogonally on an empty board (C-DIST-01 with nothing in the way)."""
         return abs(self.x - other.x) + abs(self.y - other.y)

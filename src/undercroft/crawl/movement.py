@@ -137,7 +137,7 @@ def jump_actions(state: State, hero: Hero) -> list[Action]:
         hurdle = over in furniture or (trap is not None and trap.detected and trap.armed)
         if not hurdle or over in occupied:
             continue
-        landing = Pos(2 * over.x - hero.pos.x, 2 * over.y - hero.pos.y)
+        landing = hero.pos.beyond(over)
         if state.walkable(landing) and landing not in occupied:
             actions.append(Jump(hero.id, over))
     return actions
@@ -391,7 +391,7 @@ def jump_roll(state: State, args: dict[str, object], natural: tuple[int, ...]) -
     hero = state.heroes[str(args["hero"])]
     over = Pos(*args["over"])  # type: ignore[misc]
     assert hero.pos is not None
-    landing = Pos(2 * over.x - hero.pos.x, 2 * over.y - hero.pos.y)
+    landing = hero.pos.beyond(over)
     modifiers = state.trait_bonus(hero, Trait.AGILE)
     rules = ["C-JUMP-01"] + (["C-JUMP-02"] if modifiers else [])
     outcome = JUMP.outcome(natural[0] + sum(modifiers.values()))

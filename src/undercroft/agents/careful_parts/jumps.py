@@ -19,11 +19,6 @@ TRAP_BITE = 3.0
 hero lands on it (C-JUMP-01): its Health or Light, and its turn ends there."""
 
 
-def beyond(at: Pos, over: Pos) -> Pos:
-    """Where a jump from ``at`` over the square ``over`` next to it lands (C-JUMP-01)."""
-    return Pos(2 * over.x - at.x, 2 * over.y - at.y)
-
-
 class Jumps(Together):
     """Short cuts and traps jumped (``jump``)."""
 
@@ -102,7 +97,7 @@ class Jumps(Together):
             hero.moves_left - at < 2
             or self.hero_info(obs, hero.id)["jumped"]
             or self.notes.get("drags", {}).get(hero.id) == obs.turn
-            or not self.free_landing(beyond(take_off, over), self.figures(obs), traps)
+            or not self.free_landing(take_off.beyond(over), self.figures(obs), traps)
         ):
             return action
         self.reason = (
@@ -127,7 +122,7 @@ class Jumps(Together):
         dragging a corpse, R-C-JUMP-01)."""
         here = hero.pos
         assert here is not None
-        found = [(0, j.over, beyond(here, j.over)) for j in jumps]
+        found = [(0, j.over, here.beyond(j.over)) for j in jumps]
         walk = action.path
         if (
             len(walk) < 3
@@ -140,7 +135,7 @@ class Jumps(Together):
         for take_off in range(1, len(walk) - 1):
             at = walk[take_off - 1]
             for over in at.orthogonal():
-                land = beyond(at, over)
+                land = at.beyond(over)
                 if (
                     over in figures
                     or not self.free_landing(land, figures, traps)
@@ -193,4 +188,4 @@ class Jumps(Together):
         return gain if gain > 0 else None
 
 
-__all__ = ["TRAP_BITE", "Jumps", "beyond"]
+__all__ = ["TRAP_BITE", "Jumps"]

@@ -301,12 +301,16 @@ def batch_folders(path: Path) -> list[tuple[int, str, str]]:
 
 
 @contextmanager
-def sandbox(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+def sandbox(
+    path: Path, folders: list[tuple[int, str, str]] | None = None
+) -> Iterator[duckdb.DuckDBPyConnection]:
     """The catalogue read-only, with a view per ruleset and table over every batch of that
     ruleset (``crawl_runs``, ``keep_invasions``, ...), and nothing else reachable: no file
     but those batches' Parquet files may be read, none written, no extension installed or
-    loaded, no database attached; the configuration is locked so a query cannot undo it."""
-    folders = batch_folders(path)
+    loaded, no database attached; the configuration is locked so a query cannot undo it.
+    ``folders``: the batches as :func:`batch_folders` read them (read now if ``None``)."""
+    if folders is None:
+        folders = batch_folders(path)
     # A database of its own (in memory, the catalogue attached read-only): DuckDB shares
     # one instance among the connections of a process to a file, and the locked
     # configuration of one query would refuse the settings of the next.
@@ -375,8 +379,10 @@ def export(path: Path, sql: str, out: Path) -> int:
         check_output(out, "--out")
     except PathError as exc:
         raise CatalogueError(str(exc)) from None
-    refuse_catalogued(path, out)
-    with sandbox(path) as conn:
+    # The batches are read once: the folders refused for --out are those the query reads.
+    folders = batch_folders(path)
+    refuse_catalogued(path, out, folders)
+    with sandbox(path, folders) as conn:
         try:
             relation = conn.sql(sql)
             if relation is None:
@@ -387,15 +393,16 @@ def export(path: Path, sql: str, out: Path) -> int:
         return write_rows(reader, out)
 
 
-def refuse_catalogued(path: Path, out: Path) -> None:
-    """``out`` is neither the catalogue nor in a folder whose files it reads: the rows of a
-    query must not replace the data they come from (or any file of a catalogued batch)."""
+def refuse_catalogued(path: Path, out: Path, folders: list[tuple[int, str, str]]) -> None:
+    """``out`` is neither the catalogue nor in a folder whose files it reads (``folders``,
+    :func:`batch_folders`): the rows of a query must not replace the data they come from
+    (or any file of a catalogued batch)."""
     if same_file(out, path):
         raise CatalogueError(
             f"--out {out}: is the results catalogue itself; write the rows to another file"
         )
     where = out.resolve()
-    for ident, _, folder in batch_folders(path):
+    for ident, _, folder in folders:
         if where.is_relative_to(Path(folder).resolve()):
             raise CatalogueError(
                 f"--out {out}: is in the folder of catalogued batch {ident} ({folder}), "

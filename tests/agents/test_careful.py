@@ -1427,7 +1427,7 @@ def test_a_spell_is_begun_only_at_a_monster_that_will_still_be_in_reach() -> Non
         skip_to(state, "spell_selection")
         policy = careful(**knobs)
         if seen_at is not None:  # where the party saw it last turn
-            policy.notes["monsters_at"] = {orc.id: (state.turn - 1, seen_at)}
+            policy.notes["monsters_at"] = {orc.id: ((state.turn - 1, seen_at),)}
         action = policy.act(observe(state, Seat.HEROES))
         return isinstance(action, BeginCasting) and action.hero == "hero:dell"
 

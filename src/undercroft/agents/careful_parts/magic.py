@@ -244,28 +244,24 @@ class Magic(Table):
         return self.knobs.sure >= 2 and self.came_closer(obs, monster, heroes)
 
     def note_monsters(self, obs: ViewLike, monsters: tuple[MonsterSeen, ...]) -> None:
-        """Notes where each monster stands at this turn's first Spell Selection decision,
-        and keeps where the party saw each on earlier turns for :meth:`came_closer`."""
-        seen: dict[str, tuple[int, Pos]] = self.notes.setdefault("monsters_at", {})
-        if self.notes.get("monsters_noted") == obs.turn:
-            return
-        self.notes["monsters_noted"] = obs.turn
-        self.notes["monsters_then"] = dict(seen)
+        """Notes where each monster stands this turn, keeping where the party last saw it
+        on an earlier turn (:meth:`came_closer`): its last two sightings, on two turns."""
+        seen: dict[str, tuple[tuple[int, Pos], ...]] = self.notes.setdefault("monsters_at", {})
         for m in monsters:
-            seen[m.id] = (obs.turn, m.pos)
+            kept = seen.get(m.id, ())
+            if not kept or kept[-1][0] != obs.turn:
+                seen[m.id] = (*kept[-1:], (obs.turn, m.pos))
 
     def came_closer(self, obs: ViewLike, monster: MonsterSeen, heroes: dict[str, HeroSeen]) -> bool:
         """Whether ``monster`` stands nearer the heroes (as they stand now) than where the
         party saw it on an earlier turn: one that closes in comes on (``sure=2``)."""
-        then: dict[str, tuple[int, Pos]] = self.notes.get("monsters_then", {})
-        before = then.get(monster.id)
-        if before is None or before[0] >= obs.turn:
-            return False
+        seen: dict[str, tuple[tuple[int, Pos], ...]] = self.notes.get("monsters_at", {})
+        earlier = [pos for turn, pos in seen.get(monster.id, ()) if turn < obs.turn]
         memory = self.memory
         spots = [memory.index(h.pos) for h in heroes.values() if h.pos is not None]
-        if not spots:
+        if not earlier or not spots:
             return False
-        now, was = self.walk_from(monster.pos), self.walk_from(before[1])
+        now, was = self.walk_from(monster.pos), self.walk_from(earlier[-1])
         return min(now.distance(i) for i in spots) < min(was.distance(i) for i in spots)
 
     def outlives_melee(

@@ -116,6 +116,7 @@ FRONTS = (
 )
 CRAWL_STATE = (
     "undercroft.crawl.state",
+    "undercroft.crawl.figures",
     "undercroft.crawl.engine",
     "undercroft.crawl.actions",
     "undercroft.crawl.ruleset",

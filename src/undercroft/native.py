@@ -38,6 +38,7 @@ MODULES = (
     "crawl/ruleset.py",
     "crawl/actions.py",
     "crawl/engine.py",
+    "crawl/figures.py",
     "crawl/state.py",
     "crawl/known.py",
     "crawl/distance.py",

@@ -27,6 +27,7 @@ from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, Roll
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.engine import Seat
+from undercroft.crawl.figures import Trap
 from undercroft.crawl.known import monsters_in_sight
 from undercroft.crawl.observe import View, observe
 from undercroft.crawl.resample import (
@@ -40,7 +41,7 @@ from undercroft.crawl.resample import (
 )
 from undercroft.crawl.ruleset import ItemKind, Options, Placement
 from undercroft.crawl.runner import play_until, seat_policies
-from undercroft.crawl.state import State, Trap
+from undercroft.crawl.state import State
 
 PACK = default_pack()
 PARTY = ["brenna", "garrick", "sable", "mirela"]

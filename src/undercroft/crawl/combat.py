@@ -21,10 +21,11 @@ from undercroft.crawl.actions import (
 )
 from undercroft.crawl.damage import hurt_hero, hurt_monster
 from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
+from undercroft.crawl.figures import Hero, Monster
 from undercroft.crawl.movement import step_hero
 from undercroft.crawl.ruleset import Trait
 from undercroft.crawl.spells import casting_fields
-from undercroft.crawl.state import Hero, Monster, State
+from undercroft.crawl.state import State
 from undercroft.crawl.turn import spend_stamina
 
 MAX_FIGHT_STAMINA: Final = 3

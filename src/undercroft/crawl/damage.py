@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from undercroft.crawl.engine import Task
-from undercroft.crawl.state import Hero, Monster, State
+from undercroft.crawl.figures import Hero, Monster
+from undercroft.crawl.state import State
 
 
 def hurt_monster(

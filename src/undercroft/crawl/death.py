@@ -4,7 +4,8 @@ alone are lost (C-DEATH-01), and the adventure ends when no hero is left inside
 
 from __future__ import annotations
 
-from undercroft.crawl.state import Corpse, Hero, State
+from undercroft.crawl.figures import Corpse, Hero
+from undercroft.crawl.state import State
 
 
 def kill_hero(state: State, hero: Hero) -> None:

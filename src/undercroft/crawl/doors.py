@@ -9,8 +9,9 @@ from undercroft.core.grid import DoorState, Pos
 from undercroft.crawl import reveal
 from undercroft.crawl.actions import Action, OpenDoor
 from undercroft.crawl.engine import Task, roll, task
+from undercroft.crawl.figures import Hero
 from undercroft.crawl.ruleset import Trait
-from undercroft.crawl.state import Hero, State
+from undercroft.crawl.state import State
 
 # C-DOOR-01: 1-2 jammed, 3-4 stuck, 5-6 opened (Strong +1, C-DOOR-02).
 OPEN_DOORS: Final = D6Table(

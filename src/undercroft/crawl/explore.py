@@ -9,10 +9,11 @@ from typing import Any, Final
 from undercroft.core.dice import Band, D6Table
 from undercroft.crawl.actions import DONE, Action, Done, Explore, Identify, Memorize, Trade, UseItem
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.figures import Hero
 from undercroft.crawl.resolve import effects_task
 from undercroft.crawl.ruleset import CastingTime, ItemKind, Trait
 from undercroft.crawl.spells import cast_actions, cast_now, usable_items, use_item
-from undercroft.crawl.state import Hero, State
+from undercroft.crawl.state import State
 
 # C-IDENT-01: 1 never, 2-3 not yet, 4-6 identified.
 IDENTIFY: Final = D6Table(

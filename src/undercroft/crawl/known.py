@@ -17,7 +17,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from undercroft.core.grid import Pos
-from undercroft.crawl.state import Monster, State
+from undercroft.crawl.figures import Monster
+from undercroft.crawl.state import State
 
 ViewKey: TypeAlias = tuple[int, int, tuple[Pos | None, ...]]
 """What the heroes' known squares depend on: the board's version, the number of areas

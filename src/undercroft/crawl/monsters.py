@@ -10,9 +10,10 @@ from undercroft.core.grid import Pos, square_table
 from undercroft.crawl.actions import DONE, Action, Done, MonsterAbility, MonsterMove
 from undercroft.crawl.distance import in_range, nearest_distances
 from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
+from undercroft.crawl.figures import Monster
 from undercroft.crawl.reveal import is_ambusher, spawn, start_encounter
 from undercroft.crawl.ruleset import Encounter
-from undercroft.crawl.state import Monster, State
+from undercroft.crawl.state import State
 from undercroft.crawl.traps import spring
 
 # C-MON-03: a patrol appears on a 1.

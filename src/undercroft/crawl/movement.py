@@ -30,9 +30,10 @@ from undercroft.crawl.actions import (
 from undercroft.crawl.death import check_corpses, check_end
 from undercroft.crawl.doors import door_actions
 from undercroft.crawl.engine import Pending, Seat, Task, decision, listed, roll, task
+from undercroft.crawl.figures import Hero
 from undercroft.crawl.known import monsters_in_sight
 from undercroft.crawl.ruleset import Trait
-from undercroft.crawl.state import Hero, State
+from undercroft.crawl.state import State
 from undercroft.crawl.traps import disarm_actions, entered
 from undercroft.crawl.turn import spend_stamina
 

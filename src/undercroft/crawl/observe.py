@@ -44,6 +44,7 @@ from undercroft.crawl.board_view import board_codes as board_codes
 from undercroft.crawl.board_view import trap_order as trap_order
 from undercroft.crawl.context import Cards, cards_of, decision_context
 from undercroft.crawl.engine import Seat
+from undercroft.crawl.figures import Hero
 from undercroft.crawl.goals import goal_met
 from undercroft.crawl.known import known_squares as known_squares  # re-exported
 from undercroft.crawl.known import monsters_in_sight
@@ -62,7 +63,7 @@ from undercroft.crawl.seen import ends_of as ends_of
 from undercroft.crawl.seen import path_ending as path_ending
 from undercroft.crawl.seen import square_of as square_of
 from undercroft.crawl.sightings import Sightings
-from undercroft.crawl.state import Hero, State
+from undercroft.crawl.state import State
 
 
 class StaleViewError(Exception):

@@ -84,10 +84,11 @@ from undercroft.core.grid import FLOOR_CODE, Pos
 from undercroft.core.paths import DoorPassage, Pathfinder
 from undercroft.crawl.actions import Move, Step
 from undercroft.crawl.engine import Seat
+from undercroft.crawl.figures import Trap
 from undercroft.crawl.known import known_bits, monsters_in_sight, view_key
 from undercroft.crawl.observe import View
 from undercroft.crawl.ruleset import Adventure, Placement
-from undercroft.crawl.state import State, Trap
+from undercroft.crawl.state import State
 
 ItemDraw = Literal["shuffle", "deck"]
 Layout = Literal["fresh", "content"]

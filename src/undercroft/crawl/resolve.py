@@ -18,9 +18,10 @@ from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import Action, ChooseOption, MentalSpend, TakeItem
 from undercroft.crawl.damage import hurt_hero, hurt_monster
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.figures import Door, Hero
 from undercroft.crawl.reveal import free_square_near, place_monsters, spawn, start_encounter
 from undercroft.crawl.ruleset import Encounter, Trait
-from undercroft.crawl.state import Door, Hero, State
+from undercroft.crawl.state import State
 from undercroft.crawl.traps import DETECT_BY_TEXT, detect_within
 
 # C-MENT-01: each side rolls a d6; higher wins; the effect says what a tie does.

@@ -16,8 +16,9 @@ import numpy as np
 from undercroft.core.dice import Band, D6Table
 from undercroft.core.grid import Pos
 from undercroft.crawl.engine import Task, roll, task
+from undercroft.crawl.figures import Monster
 from undercroft.crawl.ruleset import Encounter
-from undercroft.crawl.state import Monster, State
+from undercroft.crawl.state import State
 
 # C-SURP-01: 1-2 surprised, 3+ ready. Perceptive +1 (C-SURP-03), Light 0 -1 (C-LIGHT-02).
 SURPRISE: Final = D6Table("C-SURP-01", (Band(1, 2, "surprised"), Band(3, 6, "ready")))

@@ -24,10 +24,11 @@ from undercroft.crawl.actions import DONE, Action, BeginCasting, Cast, ChooseTar
 from undercroft.crawl.damage import hurt_hero
 from undercroft.crawl.distance import in_range
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
+from undercroft.crawl.figures import Hero
 from undercroft.crawl.movement import EXTRA_HANDLERS, EXTRA_OPTIONS
 from undercroft.crawl.resolve import effects_task
 from undercroft.crawl.ruleset import CastingTime, ItemKind, SpellCard, Targeting
-from undercroft.crawl.state import Hero, State
+from undercroft.crawl.state import State
 
 # C-SPELL-04: 1 forget, 2-5 lose Health equal to the level, 6 no ill effect.
 OVERCAST: Final = D6Table(

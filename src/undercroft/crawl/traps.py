@@ -9,7 +9,8 @@ from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, Disarm
 from undercroft.crawl.distance import in_range
 from undercroft.crawl.engine import Task, roll, task
-from undercroft.crawl.state import Hero, State
+from undercroft.crawl.figures import Hero
+from undercroft.crawl.state import State
 
 # C-TRAP-02: a Detect Traps roll called for by text: 1-3 fail, 4-6 success.
 DETECT_BY_TEXT = D6Table("C-TRAP-02", (Band(1, 3, "fail"), Band(4, 6, "success")))

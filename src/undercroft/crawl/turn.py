@@ -12,9 +12,10 @@ from typing import Final
 from undercroft.core.dice import Band, D6Table
 from undercroft.crawl.death import kill_hero
 from undercroft.crawl.engine import Task, roll, task
+from undercroft.crawl.figures import Hero
 from undercroft.crawl.monsters import note_patrol_corridors
 from undercroft.crawl.ruleset import Trait
-from undercroft.crawl.state import Hero, State
+from undercroft.crawl.state import State
 
 # C-DD-01: 1-3 the hero dies, 4-6 it survives (Iron-Willed +1, C-DD-04).
 DEATHS_DOOR: Final = D6Table("C-DD-01", (Band(1, 3, "dies"), Band(4, 6, "survives")))

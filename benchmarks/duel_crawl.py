@@ -24,12 +24,11 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import date
 from typing import Any
 
+from paired_cells import add_cell_arguments, cells_of
 from undercroft.agents.registry import resolve
 from undercroft.analysis.stats import paired_exact
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.runner import play
-
-CASTERS = "brenna,corvin,ysolde,mirela"
 
 
 def one(job: tuple[str, str, int, str, str]) -> tuple[bool, int, int]:
@@ -49,17 +48,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--b", default="basic", help="hero policy B (default basic)")
     parser.add_argument("--dm-a", default="master", help="DM of A (default master)")
     parser.add_argument("--dm-b", default=None, help="DM of B (default: the DM of A)")
-    parser.add_argument("--seeds", type=int, default=200)
-    parser.add_argument("--first-seed", type=int, default=0)
-    parser.add_argument("--adventure", action="append", help="only these (repeatable)")
-    parser.add_argument("--party", action="append", help="a,b,c (repeatable)")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--json", default=None, help="write the rows to this file")
+    add_cell_arguments(parser, seeds=200)
     args = parser.parse_args(argv)
-    if args.seeds < 1 or args.workers < 1:
-        print("error: --seeds and --workers must be at least 1", file=sys.stderr)
-        return 2
     pack = default_pack()
+    cells = cells_of(args, pack)
+    if isinstance(cells, str):
+        print(f"error: {cells}", file=sys.stderr)
+        return 2
     try:
         a, b = resolve(args.a), resolve(args.b)
         dm_a = resolve(args.dm_a)
@@ -67,17 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (KeyError, ValueError) as exc:
         print(f"error: {str(exc).strip(chr(39) + chr(34))}", file=sys.stderr)
         return 2
-    adventures = args.adventure or list(pack.campaign_order())
-    unknown = [x for x in adventures if x not in pack.campaign_order()]
-    if unknown:
-        print(f"error: --adventure {unknown[0]}: not a shipped adventure", file=sys.stderr)
-        return 2
-    parties = args.party or [",".join(list(pack.heroes)[:4]), CASTERS]
-    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    adventures, parties, seeds = cells.adventures, cells.parties, cells.seeds
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
-    span = f"seeds {seeds.start}-{seeds.stop - 1}"
-    print(f"# {a} (DM {dm_a}) against {b} (DM {dm_b}), {span}, {date.today()}")
+    print(f"# {a} (DM {dm_a}) against {b} (DM {dm_b}), {cells.span}, {date.today()}")
     print()
     print(
         "| adventure | party | won A | won B | A - B | only A | only B | p (exact paired) "
@@ -94,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 only_a = sum(1 for x, y in zip(games_a, games_b, strict=True) if x[0] and not y[0])
                 only_b = sum(1 for x, y in zip(games_a, games_b, strict=True) if y[0] and not x[0])
                 n = len(games_a)
-                row = {
+                row: dict[str, Any] = {
                     "adventure": adventure,
                     "party": party,
                     "seeds": n,

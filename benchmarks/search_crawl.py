@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from paired_cells import add_cell_arguments, cells_of
 from undercroft.agents.registry import Policy, resolve
 from undercroft.analysis.stats import paired_exact, wilson
 from undercroft.core.dice import DiceSampler
@@ -34,8 +35,6 @@ from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import Observation
 from undercroft.crawl.runner import play_until, seat_policies
 from undercroft.crawl.state import State
-
-CASTERS = "brenna,corvin,ysolde,mirela"
 
 
 @dataclass
@@ -93,34 +92,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=8, help="search budget (default 8)")
     parser.add_argument("--depth", type=int, default=2, help="rollout turns (default 2)")
     parser.add_argument("--dm", default="master")
-    parser.add_argument("--seeds", type=int, default=20)
-    parser.add_argument("--first-seed", type=int, default=0)
-    parser.add_argument("--adventure", action="append", help="only these (repeatable)")
-    parser.add_argument("--party", action="append", help="a,b,c (repeatable)")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--json", default=None, help="write the rows to this file")
+    add_cell_arguments(parser, seeds=20)
     args = parser.parse_args(argv)
-    if args.seeds < 1 or args.workers < 1:
-        print("error: --seeds and --workers must be at least 1", file=sys.stderr)
-        return 2
     pack = default_pack()
+    cells = cells_of(args, pack)
+    if isinstance(cells, str):
+        print(f"error: {cells}", file=sys.stderr)
+        return 2
     try:
         search = resolve(f"search[budget={args.budget},depth={args.depth}]")
         careful, dm = resolve("careful"), resolve(args.dm)
     except (KeyError, ValueError) as exc:
         print(f"error: {str(exc).strip(chr(39) + chr(34))}", file=sys.stderr)
         return 2
-    adventures = args.adventure or list(pack.campaign_order())
-    unknown = [x for x in adventures if x not in pack.campaign_order()]
-    if unknown:
-        print(f"error: --adventure {unknown[0]}: not a shipped adventure", file=sys.stderr)
-        return 2
-    parties = args.party or [",".join(list(pack.heroes)[:4]), CASTERS]
-    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    adventures, parties, seeds = cells.adventures, cells.parties, cells.seeds
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
-    print(f"# {search} against {careful} (DM {dm}), seeds {seeds.start}-{seeds.stop - 1}, ", end="")
-    print(date.today())
+    print(f"# {search} against {careful} (DM {dm}), {cells.span}, {date.today()}")
     print()
     print(
         "| adventure | party | won search (95%) | won careful (95%) | only S | only C "
@@ -142,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 def total(games: list[dict[str, Any]], key: str) -> Any:
                     return sum(g[key] for g in games)
 
-                row = {
+                row: dict[str, Any] = {
                     "adventure": adventure,
                     "party": party,
                     "seeds": n,

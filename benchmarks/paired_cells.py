@@ -1,0 +1,57 @@
+"""What the paired benchmarks (``duel_crawl.py``, ``search_crawl.py``) share: the cells
+they play (every shipped adventure, or ``--adventure``; each ``--party``: by default the
+first four heroes and the casters) and the seeds each cell plays, from their common
+arguments. A script in this folder imports it by name (Python puts the script's folder
+first on the path)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+from undercroft.crawl.content import Pack
+
+CASTERS = "brenna,corvin,ysolde,mirela"
+"""The caster party: Brenna, Corvin, Ysolde, Mirela."""
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The adventures and parties to play, and the seeds of each cell."""
+
+    adventures: list[str]
+    parties: list[str]
+    seeds: range
+
+    @property
+    def span(self) -> str:
+        return f"seeds {self.seeds.start}-{self.seeds.stop - 1}"
+
+
+def add_cell_arguments(parser: argparse.ArgumentParser, *, seeds: int) -> None:
+    """``--seeds`` (default ``seeds``), ``--first-seed``, ``--adventure``, ``--party``,
+    ``--workers`` and ``--json``."""
+    parser.add_argument("--seeds", type=int, default=seeds)
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--adventure", action="append", help="only these (repeatable)")
+    parser.add_argument("--party", action="append", help="a,b,c (repeatable)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", default=None, help="write the rows to this file")
+
+
+def cells_of(args: argparse.Namespace, pack: Pack) -> Cells | str:
+    """The cells the arguments name, or what is wrong with them (for an exit code 2)."""
+    if args.seeds < 1 or args.workers < 1 or args.first_seed < 0:
+        return "--seeds and --workers must be at least 1, --first-seed at least 0"
+    order = list(pack.campaign_order())
+    adventures = args.adventure or order
+    unknown = [x for x in adventures if x not in order]
+    if unknown:
+        return f"--adventure {unknown[0]}: not a shipped adventure"
+    parties = args.party or [",".join(list(pack.heroes)[:4]), CASTERS]
+    for party in parties:
+        strangers = [h for h in party.split(",") if h not in pack.heroes]
+        if strangers:
+            return f"--party {party}: {strangers[0]!r} is not a hero of the pack"
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    return Cells(adventures, parties, seeds)

@@ -366,6 +366,55 @@ def test_a_hero_alone_in_a_goals_area_waits_a_turn_for_a_friend() -> None:
     assert careful(together=1).act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
 
 
+# The Shrine as before, and a crypt beyond its east wall that no hero has found (a secret
+# area: a text may reveal it).
+HIDDEN_CRYPT = board(
+    """
+    ################
+    #...b....'a..#.#
+    #........#...#.#
+    ################
+    """,
+    """
+    ################
+    #HHHHHHHH.SSS#CC
+    #HHHHHHHH#SSS#CC
+    ################
+    """,
+    {"H": AreaInfo("Hall"), "S": AreaInfo("Shrine"), "C": AreaInfo("Crypt")},
+)
+FIND_CRYPT = Goal("crypt", "Find the crypt.", "visit", "Crypt")
+
+
+def test_a_hero_alone_in_a_room_the_tale_names_waits_a_turn_for_a_friend() -> None:
+    told = "The monks whispered of a crypt behind the shrine that no plan shows."
+    rules = ruleset(HIDDEN_CRYPT, starts=("a", "b"), goals=[FIND_CRYPT], secret=["Crypt"])
+    rules = dataclasses.replace(rules, adventure=dataclasses.replace(rules.adventure, intro=told))
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "explore_choice")  # nobody moved: Bram can walk in next turn
+    assert "Crypt" not in observe(state, Seat.HEROES).revealed
+    # ``together=2`` (the default): the Shrine is no goal's area, but the tale names it
+    # and the crypt a goal names is still to be found: Ana waits a turn for Bram.
+    policy = careful()
+    assert policy.act(observe(state, Seat.HEROES)) == Explore("hero:ana", False)
+    assert "waits to explore the Shrine: Bram can join next turn" in policy.reason
+    assert "the tale tells of it" in policy.reason
+    # ``together=1``: only a goal's own area is waited in; she explores at once.
+    assert careful(together=1).act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
+    # A tale that does not name the Shrine: no wait.
+    quiet = dataclasses.replace(
+        rules, adventure=dataclasses.replace(rules.adventure, intro="Find the crypt.")
+    )
+    state, _ = start(quiet, ["ana", "bram"])
+    skip_to(state, "explore_choice")
+    assert careful().act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
+    # The crypt already found (revealed): nothing hidden to look for, no wait.
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "explore_choice")
+    state.revealed.add("Crypt")
+    assert careful().act(observe(state, Seat.HEROES)) == Explore("hero:ana", True)
+
+
 # Ana at the far end of the shrine, Bram eight squares from its nearest square.
 FAR_SHRINE = board(
     """

@@ -30,12 +30,15 @@ class CarefulKnobs:
     """Before exploring an area, wait (up to two turns) for the heroes who can join: 0
     never; 1 in the area a visit goal names; 2 also in every area while a visit goal
     names an area not found yet (a secret room a text may reveal)."""
-    together: int = 1
+    together: int = 2
     """1: the area of an open visit goal is read with a friend when one can be there: a
     hero that can walk into such an area not yet explored, where a friend stands, this
     turn over known floor goes in (out of a fight), and a hero alone in one waits a turn
     (once an area) when a friend can walk in next turn (its text is read once and tests
-    its first explorer in party order, C-EXPL-01); 0: whoever is there explores it."""
+    its first explorer in party order, C-EXPL-01); 2: also, while a visit goal names an
+    area not found yet, a room the adventure's introduction names (where the tale says
+    to look: a text there may test every explorer to find it); 0: whoever is there
+    explores it."""
     retreat: int = 0
     """A hero at this Health or less leaves a fight it may fall in, evades, and hangs back
     (0: never; measured against ``master``, 1 and 2 lose more games than they save)."""
@@ -199,7 +202,7 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {"stamina": ("odds", "flat", "all")
 RANGES: Final[dict[str, tuple[int, int]]] = {
     "gather": (0, 20),
     "muster": (0, 2),
-    "together": (0, 1),
+    "together": (0, 2),
     "retreat": (0, 10),
     "engage": (0, 1),
     "rally": (0, 1),

@@ -3,7 +3,9 @@ in the Explore step, by the heroes who explore its area, and a test of every exp
 gives each a roll while a test of the one who chose falls to its first explorer in party
 order (C-EXPL-01). So the heroes of an area wait or explore as one; with ``muster`` they
 wait for friends who can come; with ``together`` a friend who can walk into an unread
-goal area this turn joins, and a hero alone there waits a turn for one."""
+goal area this turn joins, and a hero alone there waits a turn for one (with
+``together=2`` in a room the adventure's introduction names too, while a visit goal's
+area is still to be found: :attr:`~undercroft.crawl.observe.Observation.intro`)."""
 
 from __future__ import annotations
 
@@ -54,6 +56,7 @@ class Together(Patrols):
                 if not coming and self.knobs.together:
                     coming, turns = self.pairing(obs, heroes, rank, area), 1
                 if coming:
+                    told = area in self.named_rooms(obs) and rank not in self.goal_areas(obs)
                     self.reason = (
                         f"{name(hero.id)} waits to explore the {area}: "
                         + ", ".join(name(h.id) for h in coming)
@@ -62,6 +65,7 @@ class Together(Patrols):
                             if turns == 1
                             else f" can join within {turns} turns"
                         )
+                        + (" (the tale tells of it, and a goal is still hidden)" if told else "")
                     )
                     return Explore(hero.id, False)
             if area is not None:
@@ -96,8 +100,34 @@ class Together(Patrols):
 
     def unread_goal_ranks(self, obs: ViewLike) -> set[int]:
         """The ranks of the revealed areas of open visit goals whose text is still to be
-        read (C-EXPL-01)."""
-        return {r for r in self.goal_areas(obs) if obs.revealed[r] not in self.explored}
+        read (C-EXPL-01); with ``together=2``, while an open visit goal names an area not
+        found yet, also every revealed room the adventure's introduction names whose
+        text is still to be read: where the tale says to look, a text may test every
+        explorer to find it (the Bone Priest's chapel, behind which lies the ossuary)."""
+        revealed = obs.revealed
+        ranks = {r for r in self.goal_areas(obs) if revealed[r] not in self.explored}
+        if self.knobs.together >= 2 and any(
+            g.kind == "visit" and g.target not in revealed for g in self.open_goals(obs)
+        ):
+            ranks |= {
+                r for r, area in enumerate(revealed)
+                if area not in self.explored and area in self.named_rooms(obs)
+            }  # fmt: skip
+        return ranks
+
+    def named_rooms(self, obs: ViewLike) -> frozenset[str]:
+        """The revealed rooms (not corridors) whose names the adventure's introduction
+        tells (as written, in any case), kept while the revealed areas are the same."""
+        kept: tuple[tuple[str, ...], frozenset[str]] | None = self.notes.get("named_rooms")
+        if kept is None or kept[0] != obs.revealed:
+            told = obs.intro.casefold()
+            corridors = obs.corridors
+            named = frozenset(
+                a for a in obs.revealed if a not in corridors and a.casefold() in told
+            )
+            kept = (obs.revealed, named)
+            self.notes["named_rooms"] = kept
+        return kept[1]
 
     def join_goal_room(
         self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]

@@ -9,6 +9,7 @@ area is still to be found: :attr:`~undercroft.crawl.observe.Observation.intro`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from undercroft.agents.careful_parts.common import (
@@ -117,13 +118,16 @@ class Together(Patrols):
 
     def named_rooms(self, obs: ViewLike) -> frozenset[str]:
         """The revealed rooms (not corridors) whose names the adventure's introduction
-        tells (as written, in any case), kept while the revealed areas are the same."""
+        tells (as written, in any case, as whole words: "Shrine" is not in "shrines"),
+        kept while the revealed areas are the same."""
         kept: tuple[tuple[str, ...], frozenset[str]] | None = self.notes.get("named_rooms")
         if kept is None or kept[0] != obs.revealed:
             told = obs.intro.casefold()
             corridors = obs.corridors
             named = frozenset(
-                a for a in obs.revealed if a not in corridors and a.casefold() in told
+                a
+                for a in obs.revealed
+                if a not in corridors and re.search(rf"\b{re.escape(a.casefold())}\b", told)
             )
             kept = (obs.revealed, named)
             self.notes["named_rooms"] = kept

@@ -19,8 +19,8 @@ from collections import Counter
 import pytest
 
 from undercroft.core.dice import DiceSampler, derive_seed
-from undercroft.core.events import EventLog, log_from_text
-from undercroft.core.grid import Pos
+from undercroft.core.events import CrawlTime, Event, EventLog, LogEntry, log_from_text
+from undercroft.core.grid import DoorState, Pos, Terrain
 from undercroft.crawl.actions import Action, Roll
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.engine import Seat
@@ -151,6 +151,28 @@ def test_a_rat_that_runs_into_an_unrevealed_passage_is_not_followed() -> None:
     assert told[seen - 1] == ("moved", {"actor": "hero:brenna", "to": [11, 22]})
     assert told[seen + 1] == ("area.revealed", {"area": "Low East Passage", "kind": "corridor"})
     assert ("monster.moved", ran) not in told
+
+
+@pytest.mark.rule("C-EXPL-01", "R-C-MON-06")
+def test_the_doors_of_a_revealed_secret_area_are_on_the_heroes_board_in_their_log() -> None:
+    # The heroes' board knows a revealed secret area's doors with it (known_squares): the
+    # log's sightings must too, or a monster standing in the Ossuary's doorway is on the
+    # table for the observation and not in the heroes' log (found in a Bone Priest game,
+    # careful heroes against a random DM, seed 1, with ``careful[seek=1]``).
+    rules = PACK.ruleset("bone-priest")
+    doorway = Pos(5, 2)  # the Ossuary's secret door (the Chapel's text reveals it)
+    sightings = Sightings(rules.adventure, PARTY)
+    assert not sightings.shows(doorway.x, doorway.y)
+    found = Event("secret.revealed", ("C-EXPL-01",), {"area": "Ossuary", "doors": [[5, 2]]})
+    sightings.follow(LogEntry(0, CrawlTime(1, "explore"), found))
+    assert sightings.shows(doorway.x, doorway.y)
+    # The same square on the heroes' board of a game where the Ossuary is revealed.
+    state = State(rules, PARTY)
+    state.start()
+    state.grid.set_terrain(doorway, Terrain.DOOR, DoorState.OPEN)
+    state.opened_squares.append(doorway)
+    state.revealed.add("Ossuary")
+    assert known_squares(state)[doorway.y, doorway.x]
 
 
 @pytest.mark.rule("R-C-MON-06")

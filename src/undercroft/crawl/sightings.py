@@ -54,6 +54,7 @@ class Sightings:
     def __init__(self, adventure: Adventure, heroes: Iterable[str]) -> None:
         self.grid = adventure.board.copy()
         self.sight = Sight(self.grid)
+        self.secret_areas = adventure.secret_areas
         self.width = self.grid.width
         self._area_index = {info.name: i for i, info in enumerate(self.grid.areas)}
         self._area_bits: dict[str, int] = {}
@@ -138,6 +139,14 @@ class Sightings:
         self.revealed.add(area)
         squares = (self.grid.area == index).tobytes()
         self.revealed_bits |= int.from_bytes(squares, "little")
+        if area in self.secret_areas:
+            # As the heroes' board (observe.known_squares, known.revealed_squares): the
+            # doors in a revealed secret area's walls are known with it (C-EXPL-01).
+            grid = self.grid
+            for square in grid.squares_of(area):
+                for door in square.orthogonal():
+                    if grid.in_bounds(door) and grid.is_door(door):
+                        self.revealed_bits |= 1 << (8 * (door.y * self.width + door.x))
         self._known = None
 
     def _news(self) -> list[Event]:

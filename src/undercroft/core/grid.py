@@ -448,6 +448,17 @@ class Grid:
             kept.clear()
         kept[key] = value
 
+    def doors_around(self, name: str) -> list[Pos]:
+        """The door squares in the walls of a named area (orthogonally next to one of its
+        squares), in board order."""
+        found = {
+            door
+            for square in self.squares_of(name)
+            for door in square.orthogonal()
+            if self.in_bounds(door) and self.is_door(door)
+        }
+        return sorted(found, key=lambda p: (p.y, p.x))
+
     def squares_of(self, name: str) -> list[Pos]:
         """The squares of a named area, in board order."""
         key = ("squares_of", name)

@@ -79,10 +79,8 @@ def revealed_squares(state: State) -> NDArray[np.bool_]:
         revealed[i + 1] = info.name in state.revealed
     found: NDArray[np.bool_] = revealed[grid.area + 1]
     for name in sorted(state.ruleset.adventure.secret_areas & state.revealed):
-        for square in grid.squares_of(name):
-            for door in square.orthogonal():
-                if grid.in_bounds(door) and grid.is_door(door):
-                    found[door.y, door.x] = True
+        for door in grid.doors_around(name):
+            found[door.y, door.x] = True
     return found
 
 

@@ -142,11 +142,8 @@ class Sightings:
         if area in self.secret_areas:
             # As the heroes' board (observe.known_squares, known.revealed_squares): the
             # doors in a revealed secret area's walls are known with it (C-EXPL-01).
-            grid = self.grid
-            for square in grid.squares_of(area):
-                for door in square.orthogonal():
-                    if grid.in_bounds(door) and grid.is_door(door):
-                        self.revealed_bits |= 1 << (8 * (door.y * self.width + door.x))
+            for door in self.grid.doors_around(area):
+                self.revealed_bits |= 1 << (8 * (door.y * self.width + door.x))
         self._known = None
 
     def _news(self) -> list[Event]:

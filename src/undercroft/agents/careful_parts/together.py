@@ -107,12 +107,10 @@ class Together(Patrols):
         explorer to find it (the Bone Priest's chapel, behind which lies the ossuary)."""
         revealed = obs.revealed
         ranks = {r for r in self.goal_areas(obs) if revealed[r] not in self.explored}
-        if self.knobs.together >= 2 and any(
-            g.kind == "visit" and g.target not in revealed for g in self.open_goals(obs)
-        ):
+        if self.knobs.together >= 2 and self.goal_area_hidden(obs):
+            named = self.named_rooms(obs)
             ranks |= {
-                r for r, area in enumerate(revealed)
-                if area not in self.explored and area in self.named_rooms(obs)
+                r for r, area in enumerate(revealed) if area not in self.explored and area in named
             }  # fmt: skip
         return ranks
 
@@ -286,16 +284,17 @@ class Together(Patrols):
         first in party order first); one while a visit goal
         names an area not yet found (a secret room may be found by a text that tests
         every explorer), so that only heroes close by are waited for."""
-        revealed = set(obs.revealed)
-        turns = 0
-        for goal in self.open_goals(obs):
-            if goal.kind != "visit" or not self.knobs.muster:
-                continue
-            if goal.target == area:
-                return GOAL_MUSTER
-            if goal.target not in revealed and self.knobs.muster >= 2:
-                turns = 1
-        return turns
+        if not self.knobs.muster:
+            return 0
+        if any(g.kind == "visit" and g.target == area for g in self.open_goals(obs)):
+            return GOAL_MUSTER
+        return 1 if self.knobs.muster >= 2 and self.goal_area_hidden(obs) else 0
+
+    def goal_area_hidden(self, obs: ViewLike) -> bool:
+        """Whether an open visit goal names an area not revealed yet (a secret room, which
+        a text may reveal: ``muster=2``, ``together=2``)."""
+        revealed = obs.revealed
+        return any(g.kind == "visit" and g.target not in revealed for g in self.open_goals(obs))
 
     def could_join(
         self, obs: ViewLike, heroes: list[HeroSeen], rank: int, turns: int

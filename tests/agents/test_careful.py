@@ -1240,6 +1240,119 @@ def test_a_corpse_in_a_passage_mouth_is_walked_round_in_two_steps() -> None:
     assert set(state.corpses) & {Pos(2, 2), Pos(2, 3), Pos(2, 4)} == set()
 
 
+# Two rooms joined by a gap one square wide; Bram fell in the gap, an orc stands in the
+# east room, and the way out (x) is beyond it.
+SEALED = board(
+    """
+    #########
+    #...#...#
+    #..ab..ox
+    #...#...#
+    #########
+    """,
+    """
+    #########
+    #WWW#EEE#
+    #WWW.EEE.
+    #WWW#EEE#
+    #########
+    """,
+    {"W": AreaInfo("West Room"), "E": AreaInfo("East Room")},
+)
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_a_hero_leaving_clears_its_way_out_while_a_monster_is_on_the_board() -> None:
+    """Knob ``clear=2``: the Light is out and Ana leaves; Bram's corpse in the gap shuts
+    her in and the orc out, so the orc stays on the board and the fight never comes. She
+    drags the corpse out of her way out (C-DEATH-02). With ``clear=1`` a hero leaves a
+    corpse in its way while any monster is on the board (Bone Priest seed 243: a hero who
+    had met both goals stood in the Ossuary, a ghoul on the board, to the turn cap)."""
+    rules = ruleset(SEALED, starts=("a", "b"), placements=(("orc", "o"),), exits=("x",))
+    for knobs, drags in (({}, True), ({"clear": 1}, False)):
+        state, _ = start(rules, ["ana", "bram"])
+        kill_hero(state, state.heroes["hero:bram"])  # his corpse at (4,2), in the gap
+        skip_to(state, "movement")
+        state.light = 0  # time to leave
+        assert state.monsters
+        policy = careful(**knobs)
+        action = policy.act(observe(state, Seat.HEROES))
+        assert (action == Drag("hero:ana", Pos(4, 2))) is drags
+        if drags:
+            assert "out of the way out" in policy.reason
+        else:
+            assert action == EndMovement("hero:ana")
+
+
+# A dead end (R) whose one way in is a doorway at (5,2): Bram fell on the square inside
+# it, Cora beside Ana.
+OSSUARY = board(
+    """
+    ########
+    #..c.#.#
+    #..ab'.x
+    #....#.#
+    ########
+    """,
+    """
+    ########
+    #RRRR#..
+    #RRRR...
+    #RRRR#..
+    ########
+    """,
+    {"R": AreaInfo("Room")},
+)
+
+
+def leave_the_ossuary(**knobs: object) -> tuple[State, CarefulParty]:
+    rules = ruleset(OSSUARY, starts=("a", "b", "c"), exits=("x",))
+    state, _ = start(rules, ["ana", "bram", "cora"])
+    kill_hero(state, state.heroes["hero:bram"])  # at (4,2): the way out
+    kill_hero(state, state.heroes["hero:cora"])  # at (3,1): beside Ana, off the way
+    skip_to(state, "movement")
+    state.light = 0  # time to leave
+    return state, careful(**knobs)
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_the_corpse_in_the_way_out_is_dragged_first_and_the_hero_is_not_walled_in() -> None:
+    """Knob ``clear=2``: leaving, Ana drags Bram's corpse, the one in her way out, and
+    walks it aside: the square inside the doorway is free. With ``clear=1`` she dragged
+    Cora's (the one she would bring out), walked as if Bram's followed her, and ended in
+    the corner between the two corpses, walled in for good (Bone Priest seed 84: a hero
+    who had met both goals, to the turn cap)."""
+    for knobs, freed in (({}, True), ({"clear": 1}, False)):
+        state, policy = leave_the_ossuary(**knobs)
+        first = policy.act(observe(state, Seat.HEROES))
+        assert first == Drag("hero:ana", Pos(4, 2) if freed else Pos(3, 1))
+        while state.pending is not None and state.pending.kind == "movement":
+            state.apply(policy.act(observe(state, Seat.HEROES)) or DONE)
+        assert (Pos(4, 2) not in state.corpses) is freed
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_a_hero_dragging_another_corpse_stays_beside_the_one_in_its_way() -> None:
+    """Knob ``clear=2``: a hero drags one corpse at a time (C-DEATH-02). Ana already drags
+    Cora's this turn; Bram's, beside her, shuts her way out: a walk would pull Cora's along
+    and leave Bram's where it lies, so she stays beside it, to drag it the next turn. With
+    ``clear=1`` she walked aside as if Bram's corpse were the one in tow."""
+    for knobs, stays in (({}, True), ({"clear": 1}, False)):
+        state, policy = leave_the_ossuary(**knobs)
+        seen = observe(state, Seat.HEROES)
+        policy.act(seen)  # the party's memory of the board, as at any decision
+        state.apply(Drag("hero:ana", Pos(3, 1)))
+        policy.notes.setdefault("drags", {})["hero:ana"] = state.turn  # as its own choice
+        policy.notes.setdefault("dragged", {})["hero:ana"] = Pos(3, 1)
+        seen = observe(state, Seat.HEROES)
+        action = policy.unblock(seen, seen.heroes_seen()[0], seen.heroes_seen())
+        if stays:
+            assert action == EndMovement("hero:ana")
+            assert "stays next to the corpse at 4,2" in policy.reason
+        else:
+            assert isinstance(action, Move)  # as if Bram's corpse followed her
+
+
 # A passage east and round to a small room (R) whose way in is from the east; a crate (T)
 # in the wall between the passage and the room's row can be jumped from the passage.
 CRATE = board(

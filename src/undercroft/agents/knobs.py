@@ -145,14 +145,20 @@ class CarefulKnobs:
     one to a hero in its room or corridor that holds none, when it holds two or more or
     the other has at least 3 Health less; 1 only from a hero holding two or more; 0
     neither. The least Health is served first."""
-    clear: int = 1
+    clear: int = 2
     """1: a fallen friend's corpse in the only way (a doorway) is dragged out of it, in a
     fight when no hero can reach a monster but through it (the monsters cannot come out
     either, and nobody explores while they are on the board) and on the way out: the
     corpse in the way (walked up to if need be, not the one beside the hero), even when
     the walk that opens the way takes two turns (a hero dragging, at Light 0, has one
-    square); 0: only a corpse next to the hero, on the way out, within the turn (the
-    heroes waited, or stood behind it, until they gave up or the turn cap)."""
+    square); 2: that, and a hero leaving clears a corpse out of its way out before
+    anything else (before fetching one), also while monsters not next to it are on the
+    board, and a hero dragging one corpse walks no way that only another
+    corpse's moving would open (it stays next to that one and drags it the next turn):
+    a corpse in the doorway square of a dead end (the Bone Priest's Ossuary) shut the
+    hero in, and the monsters out, to the turn cap; 0: only a corpse next to the hero,
+    on the way out, within the turn (the heroes waited, or stood behind it, until they
+    gave up or the turn cap)."""
     rest: int = 1
     """1: a hero that waits out of combat rests to refill Stamina and Magic; 0: never."""
     overcast: int = 1
@@ -223,7 +229,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "blind": (0, 1),
     "potions": (0, 2),
     "spread": (0, 2),
-    "clear": (0, 1),
+    "clear": (0, 2),
     "rest": (0, 1),
     "overcast": (0, 1),
     "light": (0, 1),

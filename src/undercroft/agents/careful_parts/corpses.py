@@ -112,6 +112,16 @@ class Corpses(Jumps):
                 return drag
             if self.notes.get("drags", {}).get(hero.id) != obs.turn:
                 return None  # it came next to the corpse this move: it drags from the next
+            if self.knobs.clear >= 2 and self.notes.get("dragged", {}).get(hero.id) != corpse:
+                # It drags another corpse this turn (one at a time, C-DEATH-02): a walk
+                # would pull that one along and leave this one where it lies (Bone Priest
+                # seed 84: a hero walked into a corner, a corpse on either side, to the
+                # turn cap). It stays next to this one, to drag it from the next turn.
+                self.reason = (
+                    f"{name(hero.id)} stays next to the corpse at {where}, in {way}: it "
+                    "drags another this turn, and drags this one from the next (C-DEATH-02)"
+                )
+                return self.end_movement(hero.id)
             # Dragging already: a walk after which the way is open, the corpse having
             # followed into the square the hero left before its last (C-DEATH-02).
             aside = self.walk_aside(hero, corpse, bodies - {route[0]}, targets)

@@ -57,6 +57,11 @@ class Moving(Corpses):
             choice = self.out_of_corridor(obs, hero, heroes, choice)
         if isinstance(choice, Drag):
             self.notes.setdefault("drags", {})[hero.id] = obs.turn  # no jump this step
+            self.notes.setdefault("dragged", {})[hero.id] = choice.corpse
+        elif isinstance(choice, Move) and self.notes.get("drags", {}).get(hero.id) == obs.turn:
+            # The dragged corpse follows into the square the hero left last (C-DEATH-02).
+            assert hero.pos is not None
+            self.notes["dragged"][hero.id] = ((hero.pos, *choice.path))[-2]
         if choice is not None:
             return choice
         return self.end_movement(hero.id)
@@ -146,12 +151,24 @@ class Moving(Corpses):
             catch_up = self.catch_up(obs, hero, heroes, lead, reach)
             if catch_up is not None:
                 return catch_up
+        if (
+            self.knobs.clear >= 2
+            and leaving
+            and hero.health > 0
+            and not any(m.pos.is_adjacent(here) for m in monsters)
+        ):
+            # The way out cleared first, before a corpse is fetched, and with monsters on
+            # the board too: a corpse in the only way out of a dead end (the Ossuary's
+            # doorway) shuts the hero in, and the monsters out, to the turn cap.
+            cleared = self.unblock(obs, hero, heroes)
+            if cleared is not None:
+                return cleared
         if self.knobs.drag and leaving and not monsters and hero.health > 0:
             fetch = self.fetch_corpse(obs, hero, heroes)
             if fetch is not None:
                 return fetch
         action = self.hero_move(obs, hero, heroes, leaving or (dying and bool(obs.exits)))
-        if action is None and leaving and not monsters:
+        if action is None and leaving and not monsters and self.knobs.clear < 2:
             action = self.unblock(obs, hero, heroes)
         if self.knobs.jump and isinstance(action, Move):
             action = self.shortcut(obs, hero, action)

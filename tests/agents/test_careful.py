@@ -1240,6 +1240,49 @@ def test_a_corpse_in_a_passage_mouth_is_walked_round_in_two_steps() -> None:
     assert set(state.corpses) & {Pos(2, 2), Pos(2, 3), Pos(2, 4)} == set()
 
 
+# A hall with the way out at its east end; Bram fell a step from Ana, off her way out.
+FETCH = board(
+    """
+    ##########
+    #a.......x
+    #.b......#
+    ##########
+    """,
+    """
+    ##########
+    #HHHHHHHH.
+    #HHHHHHHH#
+    ##########
+    """,
+    {"H": AreaInfo("Hall")},
+)
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_a_hero_who_walked_up_to_a_corpse_on_the_way_out_stays_by_it() -> None:
+    """Knob ``drag``: leaving, Ana walks up to Bram's corpse to bring it out; the drag is
+    chosen before moving (C-DEATH-02), so she stays by it for the rest of the turn and
+    drags it from the next. Walking on toward the way out took her away from it again,
+    and the next turn's fetch back (Bone Priest seed 333: a shuttle to the turn cap,
+    both goals met)."""
+    rules = ruleset(FETCH, starts=("a", "b"), exits=("x",))
+    state, _ = start(rules, ["ana", "bram"])
+    kill_hero(state, state.heroes["hero:bram"])  # his corpse at (2,2)
+    skip_to(state, "movement")
+    state.light = 0  # time to leave
+    policy = careful()
+    fetch = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(fetch, Move) and "fetches the corpse at 2,2" in policy.reason
+    state.apply(fetch)
+    here = state.heroes["hero:ana"].pos
+    assert here is not None and here.is_adjacent(Pos(2, 2))
+    assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:ana")
+    assert "stays by the corpse" in policy.reason
+    state.apply(EndMovement("hero:ana"))
+    skip_to(state, "movement")  # the next turn: she drags it out
+    assert policy.act(observe(state, Seat.HEROES)) == Drag("hero:ana", Pos(2, 2))
+
+
 # Two rooms joined by a gap one square wide; Bram fell in the gap, an orc stands in the
 # east room, and the way out (x) is beyond it.
 SEALED = board(

@@ -166,7 +166,17 @@ class Moving(Corpses):
         if self.knobs.drag and leaving and not monsters and hero.health > 0:
             fetch = self.fetch_corpse(obs, hero, heroes)
             if fetch is not None:
+                self.notes.setdefault("fetched", {})[hero.id] = obs.turn
                 return fetch
+            if self.notes.get("fetched", {}).get(hero.id) == obs.turn and any(
+                c.is_adjacent(here) for c in obs.corpse_squares()
+            ):
+                # It walked up to the corpse this turn: it drags it from the next (the
+                # drag is chosen before moving, C-DEATH-02). Walking on toward the way
+                # out would take it away again, and the next turn's fetch back (Bone
+                # Priest seed 333, the basic DM: to the turn cap, both goals met).
+                self.reason = f"{name(hero.id)} stays by the corpse, to drag it out from next turn"
+                return self.end_movement(hero.id)
         action = self.hero_move(obs, hero, heroes, leaving or (dying and bool(obs.exits)))
         if action is None and leaving and not monsters and self.knobs.clear < 2:
             action = self.unblock(obs, hero, heroes)

@@ -128,7 +128,7 @@ CRAWL_RULES = tuple(
     for m in (
         "board_view", "combat", "context", "damage", "death", "distance", "doors", "explore",
         "goals", "known", "monsters", "movement", "observe", "players", "resample", "resolve",
-        "reveal", "seen", "settings", "sightings", "spells", "traps", "turn",
+        "reveal", "seat_log", "seen", "settings", "sightings", "spells", "traps", "turn",
     )
 )  # fmt: skip
 KEEP_FRONT = tuple(

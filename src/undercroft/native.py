@@ -58,6 +58,7 @@ MODULES = (
     "crawl/seen.py",
     "crawl/board_view.py",
     "crawl/observe.py",
+    "crawl/seat_log.py",
     "agents/plan.py",
     "agents/basic_party.py",
     "agents/basic_dm.py",

@@ -4,7 +4,8 @@ The heroes never see an undetected trap, an unrevealed room or what is in it, th
 rolled for Detect Traps (C-TRAP-01), what an unidentified item is (C-IDENT-01), or a
 monster standing where their board does not show (R-C-MON-06). The
 DM sees everything. Policies, viewers and clients get what a seat sees, never the
-:class:`State`; :func:`observe_entry` filters the event log the same way.
+:class:`State`; :func:`observe_entry` filters the event log the same way
+(:mod:`undercroft.crawl.seat_log`, whose names this module re-exports).
 
 Two forms of the same view:
 
@@ -26,11 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Any, Final
+from typing import Any
 
 # The names imported ``as`` themselves are re-exported: players, viewers and tests read
 # the seat's vocabulary (seen records, board codes) from this module.
-from undercroft.core.events import Event, LogEntry
 from undercroft.core.grid import Pos
 from undercroft.crawl.actions import Action, MonsterMove, actor_of, to_json
 from undercroft.crawl.board_view import AREA_KEY as AREA_KEY
@@ -52,6 +52,10 @@ from undercroft.crawl.known import revealed_squares as revealed_squares  # re-ex
 from undercroft.crawl.monsters import can_move, path_in, reach_tree, walk_ends, walks
 from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.ruleset import Goal
+from undercroft.crawl.seat_log import BLIND_FIELDS as BLIND_FIELDS
+from undercroft.crawl.seat_log import observe_entries as observe_entries
+from undercroft.crawl.seat_log import observe_entry as observe_entry
+from undercroft.crawl.seat_log import observe_line as observe_line
 from undercroft.crawl.seen import A
 from undercroft.crawl.seen import GoalSeen as GoalSeen
 from undercroft.crawl.seen import HeroNumbers as HeroNumbers
@@ -62,7 +66,6 @@ from undercroft.crawl.seen import actors_of as actors_of
 from undercroft.crawl.seen import ends_of as ends_of
 from undercroft.crawl.seen import path_ending as path_ending
 from undercroft.crawl.seen import square_of as square_of
-from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import State
 
 
@@ -720,61 +723,3 @@ def goals_seen(state: State, full: bool = True) -> tuple[GoalSeen, ...]:
         )
         for g in goals
     )
-
-
-BLIND_FIELDS: Final = ("card", "spell")
-"""What the heroes' view drops from an event about a face-down item."""
-
-
-def observe_entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
-    """The log line as ``seat`` may read it, or ``None`` if the seat does not see it."""
-    if seat is not Seat.HEROES:
-        return entry
-    event = entry.event
-    fields = dict(event.fields)
-    if event.type == "roll" and fields.get("hidden"):
-        return None  # C-TRAP-01: the Detect Traps number is never shown
-    if event.type == "reason" and fields.get("seat") != Seat.HEROES.value:
-        return None  # the DM's reasons tell what the heroes may not know
-    if event.type == "traps.detected":
-        fields = {"hero": fields["hero"], "found": fields["found"], "squares": fields["squares"]}
-    elif fields.get("blind") or fields.get("identified") is False:
-        # C-IDENT-01, R-C-IDENT-01: what a face-down item is, or which spell a scroll not
-        # yet read holds, stays hidden; every event about one says so with ``blind``
-        # (``identified`` false on ``item.found``).
-        for key in BLIND_FIELDS:
-            fields.pop(key, None)
-    return LogEntry(entry.seq, entry.time, Event(event.type, event.rules, fields))
-
-
-def observe_line(entry: LogEntry, seat: Seat, sightings: Sightings | None) -> list[LogEntry]:
-    """What ``seat`` reads of one log line: the line as :func:`observe_entry` gives it,
-    if the seat sees it, and for the heroes the sightings that follow it (R-C-MON-06),
-    from ``sightings``, which follows the whole log line by line. With no ``sightings``
-    (the adventure's board is not known) the heroes are told no monster's move at all.
-    Numbered as ``entry``: :func:`observe_entries` renumbers."""
-    seen = observe_entry(entry, seat)
-    if seat is not Seat.HEROES:
-        return [] if seen is None else [seen]
-    news: list[Event] = []
-    if sightings is None:
-        keep = entry.event.type != "monster.moved"
-    else:
-        keep, news = sightings.follow(entry)
-    found = [seen] if seen is not None and keep else []
-    found.extend(LogEntry(entry.seq, entry.time, event) for event in news)
-    return found
-
-
-def observe_entries(
-    entries: Iterable[LogEntry],
-    seat: Seat,
-    first_seq: int = 0,
-    sightings: Sightings | None = None,
-) -> list[LogEntry]:
-    """The log lines ``seat`` may read (:func:`observe_line`), renumbered ``first_seq``,
-    ``first_seq + 1``, ... so a seat's log keeps the contract (no gaps in ``seq``). A
-    growing log can be viewed piece by piece (the heroes' with the same ``sightings``
-    each time, as it follows the log)."""
-    kept = [e for entry in entries for e in observe_line(entry, seat, sightings)]
-    return [LogEntry(first_seq + i, e.time, e.event) for i, e in enumerate(kept)]

@@ -153,12 +153,12 @@ class CarefulKnobs:
     the walk that opens the way takes two turns (a hero dragging, at Light 0, has one
     square); 2: that, and a hero leaving clears a corpse out of its way out before
     anything else (before fetching one), also while monsters not next to it are on the
-    board, and a hero dragging one corpse walks no way that only another
-    corpse's moving would open (it stays next to that one and drags it the next turn):
-    a corpse in the doorway square of a dead end (the Bone Priest's Ossuary) shut the
-    hero in, and the monsters out, to the turn cap; 0: only a corpse next to the hero,
-    on the way out, within the turn (the heroes waited, or stood behind it, until they
-    gave up or the turn cap)."""
+    board, and a hero dragging one corpse walks no way that only another corpse's moving
+    would open (it stays next to that one and drags it the next turn): a corpse in the
+    doorway square of a dead end (the Bone Priest's Ossuary) shut the hero in, and the
+    monsters out, to the turn cap; 0: only a corpse next to the hero, on the way out,
+    within the turn (the heroes waited, or stood behind it, until they gave up or the
+    turn cap)."""
     rest: int = 1
     """1: a hero that waits out of combat rests to refill Stamina and Magic; 0: never."""
     overcast: int = 1

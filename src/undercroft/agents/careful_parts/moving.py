@@ -61,7 +61,7 @@ class Moving(Corpses):
         elif isinstance(choice, Move) and self.notes.get("drags", {}).get(hero.id) == obs.turn:
             # The dragged corpse follows into the square the hero left last (C-DEATH-02).
             assert hero.pos is not None
-            self.notes["dragged"][hero.id] = ((hero.pos, *choice.path))[-2]
+            self.notes["dragged"][hero.id] = (hero.pos, *choice.path)[-2]
         if choice is not None:
             return choice
         return self.end_movement(hero.id)

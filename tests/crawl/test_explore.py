@@ -187,6 +187,27 @@ def test_a_text_tests_a_trait_of_each_explorer() -> None:
     assert [h.health for h in state.heroes.values()] == [5, 6, 6]
 
 
+@pytest.mark.rule("C-EXPL-01", "R-C-EXPL-02")
+@pytest.mark.parametrize(
+    ("party", "explorers", "tested", "passed"),
+    [
+        (["ana", "bram", "cora"], ("hero:bram", "hero:cora"), "hero:bram", False),
+        (["cora", "bram", "ana"], ("hero:bram", "hero:cora"), "hero:cora", True),
+        (["ana", "bram", "cora"], (), "hero:ana", False),
+    ],
+)
+def test_a_texts_own_test_falls_on_its_first_explorer_in_party_order(
+    party: list[str], explorers: tuple[str, ...], tested: str, passed: bool
+) -> None:
+    """A text testing "the hero" (its ``self``) tests the first of its explorers in party
+    order, whoever else explored; with nobody exploring (a text for everyone there), the
+    first hero there. Cora is the Agile one."""
+    nimble = text(fx.TraitTest(trait="Agile", target=0), explorers_only=False)
+    state, log = start(ruleset(HALL, starts=STARTS, room_texts=[nimble]), party)
+    explore(state, *explorers)
+    assert [(e["hero"], e["passed"]) for e in events(log, "trait.tested")] == [(tested, passed)]
+
+
 @pytest.mark.rule("C-EXPL-01", "C-SPELL-02", "C-IDENT-01", "C-TRAP-01")
 def test_texts_then_identifying_and_memorizing_then_trap_detection() -> None:
     rules = with_content(

@@ -94,7 +94,7 @@ def room_texts(state: State, _: Task) -> None:
         if text.once:
             state.texts_done.add(index)
         state.emit("text.read", ["C-EXPL-01"], area=text.area, text=text.text)
-        first = (explorers or here)[0]
+        first = (explorers or here)[0]  # R-C-EXPL-02: its own test is the first explorer's
         tasks.append(
             effects_task(
                 text.effects,

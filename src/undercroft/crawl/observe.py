@@ -52,7 +52,6 @@ from undercroft.crawl.known import revealed_squares as revealed_squares  # re-ex
 from undercroft.crawl.monsters import can_move, path_in, reach_tree, walk_ends, walks
 from undercroft.crawl.movement import can_act, remaining
 from undercroft.crawl.ruleset import Goal
-from undercroft.crawl.seat_log import BLIND_FIELDS as BLIND_FIELDS
 from undercroft.crawl.seat_log import observe_entries as observe_entries
 from undercroft.crawl.seat_log import observe_entry as observe_entry
 from undercroft.crawl.seat_log import observe_line as observe_line

@@ -22,6 +22,7 @@ from undercroft.analysis import quality
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import LogEntry
 from undercroft.core.grid import AreaInfo, Pos
+from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import (
     DONE,
     Action,
@@ -38,6 +39,7 @@ from undercroft.crawl.actions import (
     Rest,
     Roll,
     SpendStamina,
+    TakeTest,
     Trade,
     UseItem,
 )
@@ -45,7 +47,8 @@ from undercroft.crawl.content import default_pack
 from undercroft.crawl.death import kill_hero
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
-from undercroft.crawl.ruleset import Goal, Ruleset, Trait
+from undercroft.crawl.options import Options
+from undercroft.crawl.ruleset import Goal, RoomText, Ruleset, Trait
 from undercroft.crawl.runner import play
 from undercroft.crawl.state import State
 
@@ -1718,6 +1721,55 @@ def test_a_text_choice_weighs_the_mental_combat_it_calls_for() -> None:
     assert "Slam it shut" in made and "Read the tome" not in made
     reasons = [str(e.event.fields["reason"]) for e in entries if e.event.type == "reason"]
     assert "no goal here and no test likely passed: 'Slam it shut'" in reasons
+
+
+@pytest.mark.rule("C-EXPL-01", "R-C-EXPL-02")
+@pytest.mark.parametrize(
+    ("asked", "taker"),
+    [
+        ((fx.TraitTest(trait="Agile", target=4),), "hero:cora"),
+        ((fx.TraitTest(trait="Strong", target=0),), "hero:bram"),
+        # no trait asked for: the one with most Health (Cora, as Bram is hurt)
+        ((fx.Damage(amount=1, who="self"),), "hero:cora"),
+    ],
+)
+def test_when_the_explorers_choose_the_best_suited_takes_up_the_text(
+    asked: tuple[fx.Effect, ...], taker: str
+) -> None:
+    """``text_test = "chosen"``: Bram (Strong, listed first) and Cora (Agile) both
+    explore; careful sends the hero likeliest to pass what the text asks of its hero."""
+    text = RoomText("Hall", "A dusty hall.", asked, explorers_only=False)
+    rules = ruleset(HALL, starts=("a", "b"), room_texts=[text], options=Options(text_test="chosen"))
+    state, _ = start(rules, ["bram", "cora"])
+    state.heroes["hero:bram"].health -= 1
+    skip_to(state, "text_test")
+    policy = careful()
+    assert policy.act(observe(state, Seat.HEROES)) == TakeTest(taker)
+    assert policy.reason.startswith(f"{taker.partition(':')[2].title()} takes up the text")
+
+
+@pytest.mark.rule("C-EXPL-01", "R-C-EXPL-02")
+@pytest.mark.parametrize(
+    ("reading", "tested", "found"), [("first", "Ysolde", False), ("chosen", "Mirela", True)]
+)
+def test_the_learned_hero_reads_the_plan_of_the_abbey_when_the_explorers_choose(
+    reading: str, tested: str, found: bool
+) -> None:
+    """Bone Priest seed 2, the casters against ``master``: Ysolde and Mirela explore the
+    Library together. By party order (R-C-EXPL-02's ruling) its test of Learned falls on
+    Ysolde, who fails it, and the Ossuary stays hidden; when the explorers choose, careful
+    sends Mirela (Learned), the test is passed and the Ossuary revealed (by the
+    party-order reading the Chapel's search never finds it in this game either)."""
+    rules = default_pack().ruleset("bone-priest", Options(text_test=reading))  # type: ignore[arg-type]
+    result = play(rules, CASTERS, seed=2, heroes="careful", dm="master")
+    assert result.log is not None
+    entries = list(result.log.entries)
+    tests = [e.event.fields for e in entries if e.event.type == "trait.tested"]
+    assert {"hero": f"hero:{tested.lower()}", "trait": "Learned", "passed": found} in [
+        {k: t[k] for k in ("hero", "trait", "passed")} for t in tests
+    ]
+    revealed = [e.event.fields["area"] for e in entries if e.event.type == "secret.revealed"]
+    assert ("Ossuary" in revealed) is found
 
 
 @pytest.mark.rule("C-IDENT-03", "C-SPELL-03")

@@ -10,7 +10,18 @@ from crawl_kit import board, roll, ruleset, start
 from undercroft.core.grid import AreaInfo
 from undercroft.crawl import State
 from undercroft.crawl import effects as fx
-from undercroft.crawl.actions import ChooseOption, Explore, Identify, Memorize, Rest, TakeItem
+from undercroft.crawl.actions import (
+    ChooseOption,
+    Explore,
+    Identify,
+    Memorize,
+    Rest,
+    TakeItem,
+    TakeTest,
+)
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import observe
+from undercroft.crawl.options import Options
 from undercroft.crawl.ruleset import RoomText
 
 HALL = board(
@@ -44,6 +55,7 @@ def text(*effects: fx.Effect, explorers_only: bool = True) -> RoomText:
 
 
 PARTY = ["ana", "bram", "cora"]
+PARTY_IDS = tuple(f"hero:{h}" for h in PARTY)
 STARTS = ("a", "b", "c")
 
 
@@ -206,6 +218,98 @@ def test_a_texts_own_test_falls_on_its_first_explorer_in_party_order(
     state, log = start(ruleset(HALL, starts=STARTS, room_texts=[nimble]), party)
     explore(state, *explorers)
     assert [(e["hero"], e["passed"]) for e in events(log, "trait.tested")] == [(tested, passed)]
+
+
+CHOSEN = Options(text_test="chosen")
+
+
+@pytest.mark.rule("C-EXPL-01", "R-C-EXPL-02")
+@pytest.mark.parametrize(("taker", "passed"), [("hero:cora", True), ("hero:bram", False)])
+def test_with_chosen_the_explorers_choose_who_takes_the_texts_own_test(
+    taker: str, passed: bool
+) -> None:
+    """``text_test = "chosen"``: after the text is read the heroes' seat is asked which
+    explorer takes it up, only the explorers are offered, the context says what the
+    text asks, and the chosen hero is the one tested (and the one its branch befalls).
+    Cora is the Agile one; Ana stayed put."""
+    nimble = text(
+        fx.TraitTest(trait="Agile", target=0, on_fail=(fx.Damage(amount=1, who="self"),)),
+        explorers_only=False,
+    )
+    state, log = start(ruleset(HALL, starts=STARTS, room_texts=[nimble], options=CHOSEN), PARTY)
+    explore(state, "hero:bram", "hero:cora")
+    assert waiting_for(state) == "text_test"
+    assert state.legal_actions() == [TakeTest("hero:bram"), TakeTest("hero:cora")]
+    context = observe(state, Seat.HEROES).context
+    assert context is not None
+    assert context["kind"] == "text_test"
+    assert context["takers"] == ["hero:bram", "hero:cora"]
+    assert context["tests"] == [{"trait": "Agile", "target": 0, "who": "self"}]
+    assert context["text"] == "A dusty hall."
+    before = {h.id: h.health for h in state.heroes.values()}
+    state.apply(TakeTest(taker))
+    assert [(e["area"], e["hero"]) for e in events(log, "text.hero")] == [("Hall", taker)]
+    assert [(e["hero"], e["passed"]) for e in events(log, "trait.tested")] == [(taker, passed)]
+    hurt = {h.id for h in state.heroes.values() if h.health < before[h.id]}
+    assert hurt == (set() if passed else {"hero:bram"})
+
+
+@pytest.mark.rule("C-EXPL-01", "R-C-EXPL-02")
+@pytest.mark.parametrize(
+    ("effects", "explorers", "asked"),
+    [
+        # one explorer: nobody to choose among
+        ((fx.TraitTest(trait="Agile", target=0),), ("hero:cora",), False),
+        # a test of every explorer asks nothing of one hero, nor do its branches
+        (
+            (fx.TraitTest(trait="Agile", who="explorers", on_fail=(fx.Damage(amount=1),)),),
+            ("hero:bram", "hero:cora"),
+            False,
+        ),
+        # an item to the explorers and a light change: nothing asked of one hero
+        ((fx.GiveItem(item="mend-scroll"), fx.ChangeLight(amount=-1)), PARTY_IDS, False),
+        # a Mental Combat inside a choice's option is the text's hero's
+        (
+            (
+                fx.Choice(
+                    options=(
+                        fx.Option(label="Read", effects=(fx.MentalCombat(power=1),)),
+                        fx.Option(label="Leave", effects=()),
+                    )
+                ),
+            ),
+            PARTY_IDS,
+            True,
+        ),
+        # nobody explores a text for everyone: the heroes there choose
+        ((fx.Damage(amount=1, who="self"),), (), True),
+    ],
+)
+def test_with_chosen_the_party_is_asked_only_when_a_hero_is_to_be_chosen(
+    effects: tuple[fx.Effect, ...], explorers: tuple[str, ...], asked: bool
+) -> None:
+    rules = with_content(
+        ruleset(
+            HALL,
+            starts=STARTS,
+            room_texts=[text(*effects, explorers_only=False)],
+            options=CHOSEN,
+        )
+    )
+    state, _ = start(rules, PARTY)
+    explore(state, *explorers)
+    assert (waiting_for(state) == "text_test") is asked
+
+
+@pytest.mark.rule("R-C-EXPL-02")
+def test_the_first_reading_asks_nobody() -> None:
+    """The default (``first``) never asks: the same text and explorers go straight on."""
+    nimble = text(fx.TraitTest(trait="Agile", target=0), explorers_only=False)
+    state, log = start(ruleset(HALL, starts=STARTS, room_texts=[nimble]), PARTY)
+    explore(state, "hero:bram", "hero:cora")
+    assert waiting_for(state) != "text_test"
+    assert not events(log, "text.hero")
+    assert [e["hero"] for e in events(log, "trait.tested")] == ["hero:bram"]
 
 
 @pytest.mark.rule("C-EXPL-01", "C-SPELL-02", "C-IDENT-01", "C-TRAP-01")

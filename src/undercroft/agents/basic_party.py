@@ -72,6 +72,7 @@ from undercroft.crawl.actions import (
     OpenDoor,
     Rest,
     TakeItem,
+    TakeTest,
     Trade,
     UseItem,
 )
@@ -504,6 +505,12 @@ class HeroParty:
         """The healthiest hero takes a found item: it is likeliest to carry it out."""
         health = {h.id: h.health for h in obs.heroes_seen()}
         return max(obs.legal_of(TakeItem), key=lambda a: health.get(a.hero, 0))
+
+    def on_text_test(self, obs: ViewLike) -> Action | None:
+        """Who takes up a room text when the explorers choose (R-C-EXPL-02, option
+        ``text_test = "chosen"``): the first of them in party order, as the engine's
+        own reading has it, so ``basic`` plays the same party under both readings."""
+        return obs.legal_of(TakeTest)[0]
 
     def on_choice(self, obs: ViewLike) -> Action | None:
         """In the area of an open visit goal do the deed the text offers (its first

@@ -75,6 +75,7 @@ CRAWL: Final = DICE | frozenset(
         "stamina.restored",
         "stamina.spent",
         "surprise.denied",
+        "text.hero",
         "text.read",
         "trait.tested",
         "trap.sprung",

@@ -235,6 +235,15 @@ class TakeItem(Action):
 
 
 @dataclass(frozen=True)
+class TakeTest(Action):
+    """Which hero in the area takes up a room text: its own trait tests, its Mental
+    Combats and what it does to the hero it is about (``self``), when the explorers
+    choose (R-C-EXPL-02, option ``text_test = "chosen"``)."""
+
+    hero: str
+
+
+@dataclass(frozen=True)
 class Memorize(Action):
     """Memorize the spell of an identified scroll, forgetting spells to make room."""
 
@@ -278,7 +287,7 @@ ACTION_TYPES: Final[dict[str, type[Action]]] = {
         Roll, Step, Move, SpendStamina, OpenDoor, Jump, Disarm, Drag, Leave, Rest,
         EndMovement, UseItem, Cast, BeginCasting, Evade, CastingChoice, FightStamina,
         ChooseTarget, MonsterMove, MonsterAbility, MentalSpend, Explore, ChooseOption,
-        TakeItem, Memorize, Identify, Trade, Done,
+        TakeItem, TakeTest, Memorize, Identify, Trade, Done,
     )
 }  # fmt: skip
 

@@ -23,6 +23,9 @@ Kinds (the ``kind`` key):
              test the text gives its first explorer (``self``)
 ``choice``   ``choice`` (C-EXPL-01): the hero the text is about, the area, and each
              option's label with the trait tests it calls for
+``text_test`` ``text_test`` (R-C-EXPL-02, option ``text_test = "chosen"``): the area,
+             the text read out, who may take it up, and the trait tests and Mental
+             Combats it calls for (a choice's options included), as for ``choice``
 """
 
 from __future__ import annotations
@@ -88,7 +91,25 @@ def decision_context(state: State, seat: Seat) -> dict[str, Any] | None:
         return _choice(state, pending.args)
     if kind == "take_item":
         return _take_item(state, pending.args, full)
+    if kind == "text_test":
+        return _text_test(state, pending.args)
     return None
+
+
+def _text_test(state: State, args: dict[str, Any]) -> dict[str, Any]:
+    """R-C-EXPL-02: a room text just read out whose hero the explorers choose: what it
+    asks of that hero, as the DM would say it (the tests and contests, not what comes
+    of them)."""
+    text = state.ruleset.adventure.room_texts[int(args["text"])]
+    effects = [e.model_dump() for e in text.effects]
+    return {
+        "kind": "text_test",
+        "area": text.area,
+        "text": text.text,
+        "takers": list(args["takers"]),
+        "tests": [t for t in _tests(effects) if t["who"] == "self"],
+        "contests": _contests(effects),
+    }
 
 
 def _take_item(state: State, args: dict[str, Any], full: bool) -> dict[str, Any]:

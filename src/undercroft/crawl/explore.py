@@ -7,11 +7,22 @@ from itertools import combinations
 from typing import Any, Final
 
 from undercroft.core.dice import Band, D6Table
-from undercroft.crawl.actions import DONE, Action, Done, Explore, Identify, Memorize, Trade, UseItem
+from undercroft.crawl.actions import (
+    DONE,
+    Action,
+    Done,
+    Explore,
+    Identify,
+    Memorize,
+    TakeTest,
+    Trade,
+    UseItem,
+)
+from undercroft.crawl.effects import Effect
 from undercroft.crawl.engine import Pending, Seat, Task, decision, roll, task
 from undercroft.crawl.figures import Hero
 from undercroft.crawl.resolve import effects_task
-from undercroft.crawl.ruleset import CastingTime, ItemKind, Trait
+from undercroft.crawl.ruleset import CastingTime, ItemKind, RoomText, Trait
 from undercroft.crawl.spells import cast_actions, cast_now, usable_items, use_item
 from undercroft.crawl.state import State
 
@@ -95,16 +106,78 @@ def room_texts(state: State, _: Task) -> None:
             state.texts_done.add(index)
         state.emit("text.read", ["C-EXPL-01"], area=text.area, text=text.text)
         first = (explorers or here)[0]  # R-C-EXPL-02: its own test is the first explorer's
-        tasks.append(
-            effects_task(
-                text.effects,
-                area=text.area,
-                hero=first.id,
-                source=f"area:{text.area}",
-                rules=["C-EXPL-01"],
-            )
-        )
+        if (
+            state.options.text_test == "chosen"
+            and len(explorers or here) > 1
+            and about_self(text.effects)
+        ):
+            tasks.append(Task("text_test", {"text": index, "first": first.id}))
+        else:
+            tasks.append(text_effects(text, first.id))
     state.push(*tasks)
+
+
+def text_effects(text: RoomText, hero: str) -> Task:
+    """The task applying a room text's effects, ``hero`` the hero it is about (its
+    ``self``)."""
+    return effects_task(
+        text.effects, area=text.area, hero=hero, source=f"area:{text.area}", rules=["C-EXPL-01"]
+    )
+
+
+SELF_EFFECTS: Final = frozenset(
+    {"trait_test", "mental_combat", "detect_traps_roll", "detect_traps"}
+)
+"""Effect types that, in a room text, befall the hero the text is about unless their
+``who`` names others (:mod:`undercroft.crawl.resolve`)."""
+
+
+def about_self(effects: tuple[Effect, ...]) -> bool:
+    """Whether a room text, however deep (a choice's options, a test's branches), asks
+    something of the hero it is about: its own trait test, a Mental Combat, a Detect
+    Traps roll, or an effect on ``self`` (or on ``target``, which in a text with no
+    target is the same hero, :func:`undercroft.crawl.resolve.affected_heroes`). The
+    branches of a test of every explorer are about each hero tested, not this one."""
+    stack: list[Any] = [e.model_dump() for e in effects]
+    while stack:
+        effect = stack.pop()
+        if not isinstance(effect, dict):
+            continue
+        who = effect.get("who", "self")
+        if who in ("self", "target") and (effect.get("type") in SELF_EFFECTS or "who" in effect):
+            return True
+        if effect.get("type") == "trait_test":
+            continue  # a test of others: its branches are about each hero it tests
+        for value in effect.values():
+            if isinstance(value, list | tuple):
+                stack.extend(value)
+    return False
+
+
+@task("text_test")
+def text_test(state: State, t: Task) -> None:
+    """R-C-EXPL-02 with ``text_test = "chosen"``: the heroes a room text may be about
+    (its explorers, or with none the heroes there) choose which of them takes it up,
+    the heroes there now (an earlier text may have felled one)."""
+    text = state.ruleset.adventure.room_texts[t.args["text"]]
+    here = state.heroes_in_area(text.area)
+    takers = [h.id for h in ([h for h in here if h.exploring] or here)]
+    if len(takers) > 1:
+        state.ask(Seat.HEROES, "text_test", text=t.args["text"], area=text.area, takers=takers)
+    else:
+        state.push(text_effects(text, takers[0] if takers else t.args["first"]))
+
+
+def legal_text_test(state: State, pending: Pending) -> list[Action]:
+    return [TakeTest(h) for h in pending.args["takers"]]
+
+
+@decision("text_test", legal_text_test)
+def on_text_test(state: State, pending: Pending, action: Action) -> None:
+    assert isinstance(action, TakeTest)
+    text = state.ruleset.adventure.room_texts[pending.args["text"]]
+    state.emit("text.hero", ["C-EXPL-01", "R-C-EXPL-02"], area=text.area, hero=action.hero)
+    state.push(text_effects(text, action.hero))
 
 
 @task("explore_actions")

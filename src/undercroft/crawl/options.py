@@ -52,6 +52,10 @@ class Options:
     blind_scroll: Literal["spent", "kept"] = "spent"
     """R-C-IDENT-01: "spent" = a scroll read blind is used up even when its spell does not
     take effect; "kept" = such a scroll stays in the reader's hand, face up."""
+    text_test: Literal["first", "chosen"] = "first"
+    """R-C-EXPL-02: who takes a room text's own test (the hero it is about, ``self``):
+    "first" = the first of the area's explorers in party order; "chosen" = the explorers
+    choose among themselves (a ``text_test`` decision, when two or more could)."""
 
     def as_dict(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}

@@ -184,6 +184,7 @@ FORMATS: dict[str, Callable[[Fields], str | None]] = {
     "healed": lambda f: f"{name(f['hero'])} is healed (Health {f['health']}).",
     "stamina.restored": lambda f: f"{name(f['hero'])} regains Stamina ({f['stamina']}).",
     "choice.made": lambda f: f"The heroes choose: {f['label']}.",
+    "text.hero": lambda f: f"{name(f['hero'])} takes up the text.",
     "trait.tested": lambda f: (
         f"{name(f['hero'])} is {'' if f['passed'] else 'not '}{f['trait']}: the test is "
         + ("passed." if f["passed"] else "failed.")

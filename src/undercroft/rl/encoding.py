@@ -81,7 +81,7 @@ STEPS: Final = (
     "explore", "trade", "monster_movement", "turn_end",
 )  # fmt: skip
 DECISIONS: Final = (
-    "movement", "explore_choice", "explore_actions", "take_item", "choice", "trade",
+    "movement", "explore_choice", "explore_actions", "take_item", "choice", "text_test", "trade",
     "evasion", "casting_choice", "fight_stamina", "spell_selection", "cast_target",
     "mental_spend", "monster_movement", "roll",
 )  # fmt: skip

@@ -20,6 +20,7 @@ from undercroft.crawl.actions import (
     Identify,
     Memorize,
     TakeItem,
+    TakeTest,
     Trade,
     UseItem,
 )
@@ -126,6 +127,39 @@ class Table(CarefulBase):
         self.reason = f"{name(chosen.hero)} takes {what} (Health {health(chosen)}): {why}"
         return chosen
 
+    def on_text_test(self, obs: ViewLike) -> Action | None:
+        """Who takes up a room text, when the explorers choose (R-C-EXPL-02, option
+        ``text_test = "chosen"``): the hero likeliest to pass every test and win every
+        Mental Combat it asks of its hero (the Learned one for the Bone Priest's plan of
+        the abbey, a Strong one for the pilgrim's chains); on a tie the one with most
+        Health (a failed test often hurts), then most Magic (to spend in a Mental
+        Combat, C-MENT-02), then the first in party order."""
+        takes = obs.legal_of(TakeTest)
+        context = obs.context or {}
+        cards = self.cards(obs)
+        heroes = {h.id: h for h in obs.heroes_seen()}
+
+        def key(action: TakeTest) -> tuple[float, int, int]:
+            hero = heroes.get(action.hero)
+            traits = {t.value for t in cards.hero(action.hero).traits}
+            return (
+                pass_chance(traits, context),
+                hero.health if hero is not None else 0,
+                int(self.hero_info(obs, action.hero).get("magic") or 0),
+            )
+
+        chosen = max(takes, key=key)  # the first of the best: party order on a tie
+        asks = [t["trait"] for t in context.get("tests", [])] + [
+            "a Mental Combat" for _ in context.get("contests", [])
+        ]
+        p = key(chosen)[0]
+        self.reason = (
+            f"{name(chosen.hero)} takes up the text"
+            + (f" ({', '.join(asks)}): passes {p:.2f}" if asks else "")
+            + (f", the best of {len(takes)}" if p > min(key(a)[0] for a in takes) else "")
+        )
+        return chosen
+
     def on_trade(self, obs: ViewLike) -> Action | None:
         """Take a fallen hero's gear (C-DEATH-01); then pass a healing item to the most
         hurt hero who has none (C-TURN-06)."""
@@ -230,24 +264,7 @@ class Table(CarefulBase):
         traits = {t.value for t in self.cards(obs).hero(tested).traits} if tested else set()
 
         def chance(option: dict[str, Any]) -> float:
-            """The chance the tested hero passes every test of the option and wins every
-            Mental Combat it calls for (with no Magic spent, Iron-Willed +1 against the
-            text's power, C-MENT-01..03): a text rewards a test passed, and a careful
-            table takes one it is likely to pass."""
-            p = 1.0
-            for contest in option.get("contests", []):
-                margin = (1 if "Iron-Willed" in traits else 0) - int(contest["power"])
-                p *= mental_odds(margin)[0]
-            for test in option.get("tests", []):
-                bonus = 1 if test["trait"] in traits else 0
-                p *= (
-                    1.0
-                    if test["target"] == 0 and bonus
-                    else d6_at_least(test["target"], bonus)
-                    if test["target"]
-                    else 0.0
-                )
-            return p
+            return pass_chance(traits, option)
 
         def risky(option: dict[str, Any]) -> bool:
             return bool(option.get("tests") or option.get("contests"))
@@ -271,3 +288,24 @@ class Table(CarefulBase):
         choice = self.rng.choose(options)
         self.reason = "no goal here and every option tests: at random"
         return choice
+
+
+def pass_chance(traits: set[str], asked: dict[str, Any]) -> float:
+    """The chance a hero with ``traits`` passes every trait test in ``asked["tests"]``
+    and wins every Mental Combat in ``asked["contests"]`` (with no Magic spent,
+    Iron-Willed +1 against the text's power, C-MENT-01..03): a text rewards a test
+    passed, and a careful table takes one it is likely to pass."""
+    p = 1.0
+    for contest in asked.get("contests", []):
+        margin = (1 if "Iron-Willed" in traits else 0) - int(contest["power"])
+        p *= mental_odds(margin)[0]
+    for test in asked.get("tests", []):
+        bonus = 1 if test["trait"] in traits else 0
+        p *= (
+            1.0
+            if test["target"] == 0 and bonus
+            else d6_at_least(test["target"], bonus)
+            if test["target"]
+            else 0.0
+        )
+    return p

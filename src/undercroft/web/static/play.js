@@ -41,6 +41,7 @@ function label(a) {
     case "Explore": return `${h}${a.explore ? "explore the area" : "stay put"}`;
     case "ChooseOption": return `choose option ${a.index + 1}`;
     case "TakeItem": return `${h}takes the item`;
+    case "TakeTest": return `${h}takes up the text`;
     case "Memorize": return `${h}memorize the scroll ${item(a.item)}` + (a.forget.length ? `, forgetting ${a.forget.map(UC.name).join(", ")}` : "");
     case "Identify": return `${h}try to identify ${item(a.item)}`;
     case "Trade": return `${UC.name(a.giver)} gives ${item(a.item)} to ${UC.name(a.receiver)}`;

@@ -2,15 +2,42 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from combat_kit import advance, waiting_for
+from crawl_kit import board, ruleset, start
+from rich.console import Console
 from typer.testing import CliRunner
 
 from undercroft.cli import app
+from undercroft.core.grid import AreaInfo
+from undercroft.crawl import effects as fx
+from undercroft.crawl.app import terminal
+from undercroft.crawl.app.terminal import choose, label
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import observe
+from undercroft.crawl.ruleset import RoomText
+from undercroft.render.decision import context_line
+
+HALL = board(
+    """
+    #####
+    #ab.#
+    #####
+    """,
+    """
+    #####
+    #HHH#
+    #####
+    """,
+    {"H": AreaInfo("Hall")},
+)
 
 runner = CliRunner()
 UNDERCROFT = Path(sys.executable).with_name("undercroft")
@@ -67,3 +94,69 @@ def test_bad_input_exits_2_naming_what(tmp_path: Path) -> None:
     result = runner.invoke(app, ["play", "crawl", "--seed", "4"], input="7000\nx\n")
     assert result.exit_code == 2 and "input ended" in result.output
     assert "not a number from 1 to" in result.output
+
+
+def test_a_choice_is_shown_by_its_options_labels_and_what_they_ask(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A person at the terminal is told what a decision is about (its context) and picks
+    a text's option by its label, not by a bare index."""
+    spring = RoomText(
+        "Hall",
+        "A spring.",
+        (
+            fx.Choice(
+                options=(
+                    fx.Option(
+                        label="Drink",
+                        effects=(fx.TraitTest(trait="Iron-Willed", target=4),),
+                    ),
+                    fx.Option(label="Walk on", effects=()),
+                )
+            ),
+        ),
+    )
+    state, _ = start(ruleset(HALL, starts=("a", "b"), room_texts=[spring]), ["ana", "bram"])
+    advance(state, "explore_choice")
+    while waiting_for(state) == "explore_choice":
+        state.apply(state.legal_actions()[0])  # everyone explores
+    assert waiting_for(state) == "choice"
+    obs = observe(state, Seat.HEROES)
+    assert [label(a, obs) for a in obs.legal] == ["Drink (Iron-Willed, 4+)", "Walk on"]
+    assert context_line(obs.context) == "The text offers Ana a choice (Hall)."
+    printed = io.StringIO()
+    monkeypatch.setattr(terminal, "out", Console(file=printed, width=200))
+    assert choose(obs, Seat.HEROES, io.StringIO("2\n")) == obs.legal[1]
+    assert "  The text offers Ana a choice (Hall).\n" in printed.getvalue()
+    assert "2. Walk on" in printed.getvalue()
+
+
+def test_a_decisions_context_in_words() -> None:
+    fight = {
+        "kind": "fight", "hero": "hero:durn", "hero_score": 4, "hero_modifiers": {"light": -1},
+        "hero_health": 8, "monster": "monster:cave-wolf-1", "monster_score": 2,
+        "monster_modifiers": {}, "monster_health": 3, "declares_first": "dm", "declared": 1,
+    }  # fmt: skip
+    assert context_line(fight) == (
+        "Fight: Durn, score 4 (light -1), Health 8, against Cave Wolf 1, score 2, Health 3; "
+        "the DM spent 1 Stamina."
+    )
+    mental = {
+        "kind": "mental", "hero": "hero:mirela", "hero_magic": 2, "opponent": "area:Scriptorium",
+        "power": 1,
+    }  # fmt: skip
+    assert (
+        context_line(mental)
+        == "Mental Combat: Mirela (Magic 2) against Scriptorium, which adds +1."
+    )
+    asks = {
+        "kind": "text_test", "tests": [{"trait": "Learned", "target": 0, "who": "self"}],
+        "contests": [{"kind": "mental", "power": 1}],
+    }  # fmt: skip
+    assert context_line(asks) == (
+        "Who takes up the text? It asks: Learned; a Mental Combat, the text +1."
+    )
+    assert context_line({"kind": "take_item", "deck": "potion", "card": None}) == (
+        "Found: a potion; which explorer takes it?"
+    )
+    assert context_line(None) is None and context_line({"kind": "explore"}) is None

@@ -96,6 +96,17 @@ class Watched:
         check_dom(self.page, game, secrets)
 
 
+WORDED = {
+    "fight": "Fight: ",
+    "mental": "Mental Combat: ",
+    "casting": "",
+    "take_item": "Found: ",
+    "choice": "The text offers ",
+    "text_test": "Who takes up the text",
+}
+"""The decision contexts the play page words, and how each line begins."""
+
+
 def check_dom(page: Any, game: CrawlGame, secrets: Secrets) -> None:
     text = page.inner_text("body")
     html = page.content()
@@ -185,10 +196,21 @@ def test_heroes_play_to_the_end_by_clicks_and_replay_it(
     page.goto(data["seats"]["heroes"]["url"])
     watched.idle()
     clicks = 0
+    contexts: set[str] = set()
     while not page.locator("#end:not([hidden])").count():
         with game.lock:
             obs = observe(game.state, Seat.HEROES).to_json()
         version = page.evaluate("() => document.body.dataset.version")
+        context_kind = (obs.get("context") or {}).get("kind")
+        if obs["legal"] and context_kind in WORDED:
+            # What the decision is about, in words above the buttons (render/decision.py
+            # says the same at the terminal), and a choice's options by their labels.
+            line = page.locator("#actions p.context")
+            assert line.count() == 1 and line.inner_text().startswith(WORDED[context_kind])
+            contexts.add(context_kind)
+            if context_kind == "choice":
+                labels = page.locator("#actions button.action").all_inner_texts()
+                assert labels[0].startswith(obs["context"]["options"][0]["label"])
         outward = obs["turn"] <= 3
         sent = heroes_click(page, obs, outward)
         clicks += 1
@@ -204,6 +226,7 @@ def test_heroes_play_to_the_end_by_clicks_and_replay_it(
         )
     watched.check_heroes(game)
     assert game.state.is_terminal() and not errors
+    assert "fight" in contexts, contexts
     end = page.inner_text("#end")
     assert f"Outcome: {game.state.outcome}" in end
     assert page.locator("#narration li[title]").count() > 3  # rule IDs on hover

@@ -31,6 +31,7 @@ from undercroft.crawl.players import PartyError, check_party
 from undercroft.crawl.sightings import Sightings
 from undercroft.crawl.state import SaveError
 from undercroft.defaults import DEFAULT_DM, DEFAULT_HEROES, MAX_SEED
+from undercroft.render.decision import context_line, option_words
 from undercroft.render.narrate import describe, name, summary_lines
 
 out = Console(highlight=False, emoji=False)
@@ -45,6 +46,12 @@ def label(action: Action, obs: Observation) -> str:
     who = fields.pop("hero", None) or fields.pop("monster", None) or fields.pop("giver", None)
     head = f"{name(who)}: " if who else ""
     kind = type(action).__name__
+    if kind == "ChooseOption":
+        words = option_words(obs.context, int(fields["index"]))
+        if words is not None:
+            return words
+    if kind == "TakeTest":
+        return f"{head}takes up the text"
     if kind == "MonsterMove":
         path = fields.get("path") or ()
         end = f"to ({path[-1].x},{path[-1].y})" if path else "stay"
@@ -101,6 +108,9 @@ def choose(obs: Observation, seat: Seat, stdin: TextIO) -> Action | None:
     """Ask for one of the numbered legal actions; ``None`` when the input ends or says q."""
     legal = list(obs.legal)
     out.print(f"[bold]{seat.value}[/bold]: {obs.decision}")
+    about = context_line(obs.context)
+    if about is not None:
+        out.print(f"  {about}", markup=False)
     for number, action in enumerate(legal, start=1):
         out.print(f"  {number:3}. {label(action, obs)}", markup=False)
     while True:

@@ -39,7 +39,7 @@ function label(a) {
     case "MonsterAbility": return `${UC.name(a.monster)}: ${a.ability} on ${UC.name(a.target)}`;
     case "MentalSpend": return `spend ${a.points} Magic on the mental combat`;
     case "Explore": return `${h}${a.explore ? "explore the area" : "stay put"}`;
-    case "ChooseOption": return `choose option ${a.index + 1}`;
+    case "ChooseOption": return optionWords(state.obs.context, a.index) || `choose option ${a.index + 1}`;
     case "TakeItem": return `${h}takes the item`;
     case "TakeTest": return `${h}takes up the text`;
     case "Memorize": return `${h}memorize the scroll ${item(a.item)}` + (a.forget.length ? `, forgetting ${a.forget.map(UC.name).join(", ")}` : "");
@@ -47,6 +47,56 @@ function label(a) {
     case "Trade": return `${UC.name(a.giver)} gives ${item(a.item)} to ${UC.name(a.receiver)}`;
     case "Done": return state.obs.decision === "movement" ? "end the heroes' movement" : "done";
     default: return JSON.stringify(a);
+  }
+}
+
+// What a text asks, as the table says it ("Strong, 3+"; "a Mental Combat, the text +1").
+function asks(tests, contests) {
+  const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+  return [
+    ...(tests || []).map((t) => t.trait + (t.target ? `, ${t.target}+` : "") + (t.who && t.who !== "self" ? ` (${t.who})` : "")),
+    ...(contests || []).map((c) => "a Mental Combat" + (c.power ? `, the text ${signed(c.power)}` : "")),
+  ].join("; ");
+}
+
+function optionWords(context, index) {
+  if (!context || context.kind !== "choice") return null;
+  const option = (context.options || []).find((o) => o.index === index);
+  if (!option) return null;
+  const asked = asks(option.tests, option.contests);
+  return option.label + (asked ? ` (${asked})` : "");
+}
+
+// What the pending decision is about, from the seat's view (docs/crawl.md, the decision
+// contexts; render/decision.py says the same at the terminal).
+function about(context) {
+  if (!context) return null;
+  const mods = (m) => {
+    const shown = Object.entries(m || {}).filter(([, v]) => v).map(([k, v]) => `${k} ${v > 0 ? "+" : ""}${v}`);
+    return shown.length ? ` (${shown.join(", ")})` : "";
+  };
+  switch (context.kind) {
+    case "fight": {
+      let line = `Fight: ${UC.name(context.hero)}, score ${context.hero_score}${mods(context.hero_modifiers)}, Health ${context.hero_health}, against ${UC.name(context.monster)}, score ${context.monster_score}${mods(context.monster_modifiers)}, Health ${context.monster_health}`;
+      if ("declared" in context) line += `; ${context.declares_first === "dm" ? "the DM" : "the heroes"} spent ${context.declared} Stamina`;
+      return line + ".";
+    }
+    case "mental": {
+      let line = `Mental Combat: ${UC.name(context.hero)} (Magic ${context.hero_magic}) against ${UC.name(context.opponent)}` + (context.power ? `, which adds ${context.power > 0 ? "+" : ""}${context.power}` : "");
+      if ("declared" in context) line += `; the aggressor spent ${context.declared} Magic`;
+      return line + ".";
+    }
+    case "casting": {
+      const fights = (context.fights || []).map((f) => `${UC.name(f.monster)} (${f.hero_score} against ${f.monster_score})`).join(", ");
+      return `${UC.name(context.hero)} is casting ${context.spell ? UC.name(context.spell) : "an unread scroll"} and fights ${fights || "nobody"}.`;
+    }
+    case "take_item": return `Found: ${context.card ? UC.name(context.card) : "a " + context.deck}; which explorer takes it?`;
+    case "choice": return `The text offers ${UC.name(context.hero)} a choice (${context.area}).`;
+    case "text_test": {
+      const asked = asks(context.tests, context.contests);
+      return "Who takes up the text" + (asked ? `? It asks: ${asked}.` : "?");
+    }
+    default: return null;
   }
 }
 
@@ -211,6 +261,8 @@ function renderActions(obs) {
     return;
   }
   box.append(UC.el("p", { class: "decision", text: `Your decision: ${obs.decision.replace(/_/g, " ")}` }));
+  const context = about(obs.context);
+  if (context) box.append(UC.el("p", { class: "context", text: context }));
   const boardOnly = new Set(["Step", "MonsterMove", "Evade"]);
   let shown = 0;
   for (const a of mineLegal) {

@@ -700,6 +700,30 @@ def test_the_others_keep_up_with_the_leader() -> None:
     assert isinstance(action, Move) and action.path[-1].x == 9
 
 
+@pytest.mark.rule("C-TURN-03")
+def test_a_hero_at_full_stamina_buys_a_square_for_a_walk_that_takes_all_it_has() -> None:
+    """``haste=1``: Bram, at full Stamina with no monster about, walks every square he has
+    to keep up with Ana, so he first buys one more with 1 Stamina (Turn Start gives it
+    back), then walks with it; below full Stamina, or with ``haste=0``, he just walks."""
+    rules = ruleset(TRAIL, starts=("a", "b"), goals=[SEEK])
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.apply(EndMovement("hero:ana"))
+    policy = careful(haste=1)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert action == SpendStamina("hero:bram", 1)
+    assert "Turn Start gives it back" in policy.reason
+    state.apply(action)
+    assert observe(state, Seat.HEROES).heroes_seen()[1].moves_left == 5
+    assert isinstance(policy.act(observe(state, Seat.HEROES)), Move)
+    assert isinstance(careful(haste=0).act(observe(state, Seat.HEROES)), Move)
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.apply(EndMovement("hero:ana"))
+    state.heroes["hero:bram"].stamina -= 1
+    assert isinstance(careful(haste=1).act(observe(state, Seat.HEROES)), Move)
+
+
 # Ana in an explored hall: a side room in view through an open doorway east of her, a
 # shut door further west leading somewhere nobody has seen.
 SIDE = board(

@@ -161,6 +161,11 @@ class CarefulKnobs:
     turn cap)."""
     rest: int = 1
     """1: a hero that waits out of combat rests to refill Stamina and Magic; 0: never."""
+    haste: int = 0
+    """1: out of combat, a hero at full Stamina whose walk takes every square it has buys
+    one more with 1 Stamina (C-TURN-03, R-C-MOVE-01): Turn Start gives it back (C-TURN-02:
+    +1 a turn, wasted at full), and a square a turn saves Light; 0: Stamina buys squares
+    only to join a friend (``together``)."""
     overcast: int = 1
     """1: overcast when the exact odds say it pays; 0: never."""
     light: int = 1
@@ -231,6 +236,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "spread": (0, 2),
     "clear": (0, 2),
     "rest": (0, 1),
+    "haste": (0, 1),
     "overcast": (0, 1),
     "light": (0, 1),
     "give_up": (1, 100),

@@ -26,6 +26,7 @@ from undercroft.crawl.actions import (
     Move,
     OpenDoor,
     Rest,
+    SpendStamina,
 )
 from undercroft.crawl.observe import HeroSeen, ViewLike
 
@@ -55,6 +56,10 @@ class Moving(Corpses):
             choice = self.steady(obs, hero, lead, choice)
         if self.knobs.rooms:
             choice = self.out_of_corridor(obs, hero, heroes, choice)
+        if self.knobs.haste and isinstance(choice, Move):
+            buy = self.hasten(obs, hero, choice)
+            if buy is not None:
+                return buy
         if isinstance(choice, Drag):
             self.notes.setdefault("drags", {})[hero.id] = obs.turn  # no jump this step
             self.notes.setdefault("dragged", {})[hero.id] = choice.corpse
@@ -65,6 +70,26 @@ class Moving(Corpses):
         if choice is not None:
             return choice
         return self.end_movement(hero.id)
+
+    def hasten(self, obs: ViewLike, hero: HeroSeen, move: Move) -> Action | None:
+        """Knob ``haste``: with no monster on the board, a hero at full Stamina (not
+        Exhausted) whose walk takes every square it has left buys one more square with
+        1 Stamina (C-TURN-03, R-C-MOVE-01) and plans again: each hero regains 1 Stamina
+        at Turn Start (C-TURN-02), which a hero at full wastes, so the square costs
+        nothing by the next turn, and a faster walk saves Light (C-LIGHT-01). ``None``:
+        no square to buy."""
+        if obs.monsters or len(move.path) < hero.moves_left:
+            return None
+        info = self.hero_info(obs, hero.id)
+        if info["exhausted"] or info["stamina"] < self.cards(obs).hero(hero.id).stamina:
+            return None
+        buy = next((a for a in obs.legal_of(SpendStamina, hero.id) if a.points == 1), None)
+        if buy is not None:
+            self.reason = (
+                f"{name(hero.id)} spends 1 Stamina for a square more: at full Stamina, "
+                "Turn Start gives it back"
+            )
+        return buy
 
     def steady(
         self, obs: ViewLike, hero: HeroSeen, lead: HeroSeen | None, action: Action | None

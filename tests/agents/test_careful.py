@@ -724,6 +724,36 @@ def test_a_hero_at_full_stamina_buys_a_square_for_a_walk_that_takes_all_it_has()
     assert isinstance(careful(haste=1).act(observe(state, Seat.HEROES)), Move)
 
 
+TRAIL_HALL = board(
+    """
+    ############
+    #+a.....b.+#
+    #..........#
+    ############
+    """,
+    """
+    ############
+    #HHHHHHHHHH#
+    #HHHHHHHHHH#
+    ############
+    """,
+    {"H": AreaInfo("Hall")},
+)
+
+
+@pytest.mark.rule("C-TURN-03")
+def test_haste_2_buys_a_square_only_for_a_walk_over_revealed_areas() -> None:
+    """``haste=2``: the same walk as above buys a square in a revealed hall, and none
+    where the squares belong to no revealed area (a monster might come into view)."""
+    for trail, buys in ((TRAIL_HALL, True), (TRAIL, False)):
+        state, _ = start(ruleset(trail, starts=("a", "b"), goals=[SEEK]), ["ana", "bram"])
+        skip_to(state, "movement")
+        state.apply(EndMovement("hero:ana"))
+        action = careful(haste=2).act(observe(state, Seat.HEROES))
+        assert (action == SpendStamina("hero:bram", 1)) is buys
+        assert isinstance(action, SpendStamina | Move)
+
+
 # Ana in an explored hall: a side room in view through an open doorway east of her, a
 # shut door further west leading somewhere nobody has seen.
 SIDE = board(

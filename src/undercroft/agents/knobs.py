@@ -165,7 +165,8 @@ class CarefulKnobs:
     """1: out of combat, a hero at full Stamina whose walk takes every square it has buys
     one more with 1 Stamina (C-TURN-03, R-C-MOVE-01): Turn Start gives it back (C-TURN-02:
     +1 a turn, wasted at full), and a square a turn saves Light; 0: Stamina buys squares
-    only to join a friend (``together``)."""
+    only to join a friend (``together``); 2: as 1, only for a walk over revealed areas
+    (where no monster can come into view and meet the hero a point short)."""
     overcast: int = 1
     """1: overcast when the exact odds say it pays; 0: never."""
     light: int = 1
@@ -236,7 +237,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "spread": (0, 2),
     "clear": (0, 2),
     "rest": (0, 1),
-    "haste": (0, 1),
+    "haste": (0, 2),
     "overcast": (0, 1),
     "light": (0, 1),
     "give_up": (1, 100),

@@ -80,6 +80,8 @@ class Moving(Corpses):
         no square to buy."""
         if obs.monsters or len(move.path) < hero.moves_left:
             return None
+        if self.knobs.haste >= 2 and any(self.area_rank(obs, p) == NO_AREA for p in move.path):
+            return None  # it may walk into sight of what is not revealed yet: keep the point
         info = self.hero_info(obs, hero.id)
         if info["exhausted"] or info["stamina"] < self.cards(obs).hero(hero.id).stamina:
             return None

@@ -157,11 +157,13 @@ def about_self(effects: tuple[Effect, ...]) -> bool:
 @task("text_test")
 def text_test(state: State, t: Task) -> None:
     """R-C-EXPL-02 with ``text_test = "chosen"``: the heroes a room text may be about
-    (its explorers, or with none the heroes there) choose which of them takes it up,
-    the heroes there now (an earlier text may have felled one)."""
+    (its explorers, or with none the heroes there; a text for explorers only, only its
+    explorers) choose which of them takes it up, the heroes there now (an earlier text
+    may have felled one)."""
     text = state.ruleset.adventure.room_texts[t.args["text"]]
     here = state.heroes_in_area(text.area)
-    takers = [h.id for h in ([h for h in here if h.exploring] or here)]
+    explorers = [h for h in here if h.exploring]
+    takers = [h.id for h in (explorers if text.explorers_only else explorers or here)]
     if len(takers) > 1:
         state.ask(Seat.HEROES, "text_test", text=t.args["text"], area=text.area, takers=takers)
     else:

@@ -24,8 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import date
 from typing import Any
 
-from paired_cells import add_cell_arguments, cells_of
-from undercroft.agents.registry import resolve
+from paired_cells import add_cell_arguments, cells_of, discordant, policies_of
 from undercroft.analysis.stats import paired_exact
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.runner import play
@@ -55,13 +54,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(cells, str):
         print(f"error: {cells}", file=sys.stderr)
         return 2
-    try:
-        a, b = resolve(args.a), resolve(args.b)
-        dm_a = resolve(args.dm_a)
-        dm_b = resolve(args.dm_b) if args.dm_b else dm_a
-    except (KeyError, ValueError) as exc:
-        print(f"error: {str(exc).strip(chr(39) + chr(34))}", file=sys.stderr)
+    named = policies_of([args.a, args.b, args.dm_a, args.dm_b or args.dm_a])
+    if isinstance(named, str):
+        print(f"error: {named}", file=sys.stderr)
         return 2
+    a, b, dm_a, dm_b = named
     adventures, parties, seeds = cells.adventures, cells.parties, cells.seeds
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -79,8 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 jobs_b = [(adventure, party, s, b, dm_b) for s in seeds]
                 games_a = list(pool.map(one, jobs_a, chunksize=8))
                 games_b = list(pool.map(one, jobs_b, chunksize=8))
-                only_a = sum(1 for x, y in zip(games_a, games_b, strict=True) if x[0] and not y[0])
-                only_b = sum(1 for x, y in zip(games_a, games_b, strict=True) if y[0] and not x[0])
+                only_a, only_b = discordant([g[0] for g in games_a], [g[0] for g in games_b])
                 n = len(games_a)
                 row: dict[str, Any] = {
                     "adventure": adventure,

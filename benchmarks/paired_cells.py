@@ -1,14 +1,17 @@
-"""What the paired benchmarks (``duel_crawl.py``, ``search_crawl.py``) share: the cells
-they play (every shipped adventure, or ``--adventure``; each ``--party``: by default the
-first four heroes and the casters) and the seeds each cell plays, from their common
-arguments. A script in this folder imports it by name (Python puts the script's folder
-first on the path)."""
+"""What the paired benchmarks (``duel_crawl.py``, ``search_crawl.py``,
+``rulings_crawl.py``) share: the cells they play (every shipped adventure, or
+``--adventure``; each ``--party``: by default the first four heroes and the casters) and
+the seeds each cell plays, from their common arguments; the policies they name; the seeds
+won by one side only. A script in this folder imports it by name (Python puts the
+script's folder first on the path)."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from undercroft.agents.registry import resolve
 from undercroft.crawl.content import Pack
 
 CASTERS = "brenna,corvin,ysolde,mirela"
@@ -55,3 +58,19 @@ def cells_of(args: argparse.Namespace, pack: Pack) -> Cells | str:
             return f"--party {party}: {strangers[0]!r} is not a hero of the pack"
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     return Cells(adventures, parties, seeds)
+
+
+def policies_of(names: Sequence[str]) -> list[str] | str:
+    """Each policy name resolved (a knob checked and sorted, ``agents.registry.resolve``),
+    or what is wrong with the first bad one (for an exit code 2)."""
+    try:
+        return [resolve(n) for n in names]
+    except (KeyError, ValueError) as exc:
+        return str(exc).strip(chr(39) + chr(34))
+
+
+def discordant(won_a: Sequence[bool], won_b: Sequence[bool]) -> tuple[int, int]:
+    """(seeds won by A only, seeds won by B only) of two runs over the same seeds: what
+    McNemar's exact test (``analysis.stats.paired_exact``) counts."""
+    pairs = list(zip(won_a, won_b, strict=True))
+    return sum(1 for a, b in pairs if a and not b), sum(1 for a, b in pairs if b and not a)

@@ -35,9 +35,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from paired_cells import add_cell_arguments, cells_of
-from undercroft.agents.registry import resolve
+from paired_cells import add_cell_arguments, cells_of, discordant, policies_of
 from undercroft.analysis.stats import paired_exact
+from undercroft.core.catalogue import RULING_LINE
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.options import Options
 from undercroft.crawl.runner import play
@@ -47,6 +47,7 @@ LIMITS = ("light", "max_light", "max_turns")
 TRIED: dict[str, list[object]] = {"surprise_turns": [2]}
 """The other values of a switch that is neither a ``Literal`` nor a ``bool``."""
 RULINGS = Path(__file__).resolve().parents[1] / "docs" / "rulings.md"
+SWITCH_LINE = re.compile(r"^Switch: crawl\.options\.(?P<name>\w+)")
 
 
 def readings(default: Options) -> list[tuple[str, object]]:
@@ -72,12 +73,15 @@ def readings(default: Options) -> list[tuple[str, object]]:
 def ruling_of_switch() -> dict[str, str]:
     """Switch name -> the ruling that offers it ("R-C-EXPL-02 — Who takes ..."), from
     docs/rulings.md ("Switch: crawl.options.NAME" closes each ruling's section)."""
-    text = RULINGS.read_text(encoding="utf-8")
     found: dict[str, str] = {}
-    for section in re.split(r"\n(?=## )", text):
-        head = section.splitlines()[0].removeprefix("## ").strip()
-        for name in re.findall(r"^Switch: crawl\.options\.(\w+)", section, re.MULTILINE):
-            found[name] = head
+    head = ""
+    for line in RULINGS.read_text(encoding="utf-8").splitlines():
+        ruling = RULING_LINE.match(line)  # the catalogue's reading of a ruling's heading
+        if ruling is not None:
+            head = f"{ruling['id']} — {ruling['text']}"
+        switch = SWITCH_LINE.match(line)
+        if switch is not None:
+            found[switch["name"]] = head
     return found
 
 
@@ -114,11 +118,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(cells, str):
         print(f"error: {cells}", file=sys.stderr)
         return 2
-    try:
-        heroes, dm = resolve(args.policy), resolve(args.dm)
-    except (KeyError, ValueError) as exc:
-        print(f"error: {str(exc).strip(chr(39) + chr(34))}", file=sys.stderr)
+    named_policies = policies_of([args.policy, args.dm])
+    if isinstance(named_policies, str):
+        print(f"error: {named_policies}", file=sys.stderr)
         return 2
+    heroes, dm = named_policies
     todo = readings(pack.options)
     if args.only:
         switches = {name for name, _ in todo}
@@ -147,10 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for switch, value in todo:
                     jobs = [(adventure, party, s, heroes, dm, switch, value) for s in cells.seeds]
                     other = list(pool.map(one, jobs, chunksize=8))
-                    pairs = list(zip(base, other, strict=True))
-                    only_other = sum(1 for b, o in pairs if o[0] and not b[0])
-                    only_base = sum(1 for b, o in pairs if b[0] and not o[0])
-                    n = len(pairs)
+                    only_other, only_base = discordant([o[0] for o in other], [b[0] for b in base])
+                    n = len(base)
                     row: dict[str, Any] = {
                         "switch": switch,
                         "value": value,

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from paired_cells import add_cell_arguments, cells_of
-from undercroft.agents.registry import Policy, resolve
+from paired_cells import add_cell_arguments, cells_of, discordant, policies_of
+from undercroft.agents.registry import Policy
 from undercroft.analysis.stats import paired_exact, wilson
 from undercroft.core.dice import DiceSampler
 from undercroft.crawl.actions import Action
@@ -99,12 +99,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(cells, str):
         print(f"error: {cells}", file=sys.stderr)
         return 2
-    try:
-        search = resolve(f"search[budget={args.budget},depth={args.depth}]")
-        careful, dm = resolve("careful"), resolve(args.dm)
-    except (KeyError, ValueError) as exc:
-        print(f"error: {str(exc).strip(chr(39) + chr(34))}", file=sys.stderr)
+    named = policies_of([f"search[budget={args.budget},depth={args.depth}]", "careful", args.dm])
+    if isinstance(named, str):
+        print(f"error: {named}", file=sys.stderr)
         return 2
+    search, careful, dm = named
     adventures, parties, seeds = cells.adventures, cells.parties, cells.seeds
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -120,10 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             for party in parties:
                 games_s = list(pool.map(one, [(adventure, party, s, search, dm) for s in seeds]))
                 games_c = list(pool.map(one, [(adventure, party, s, careful, dm) for s in seeds]))
-                pairs = list(zip(games_s, games_c, strict=True))
-                only_s = sum(1 for s, c in pairs if s["won"] and not c["won"])
-                only_c = sum(1 for s, c in pairs if c["won"] and not s["won"])
-                n = len(pairs)
+                only_s, only_c = discordant(
+                    [g["won"] for g in games_s], [g["won"] for g in games_c]
+                )
+                n = len(games_s)
                 ws = wilson(sum(g["won"] for g in games_s), n)
                 wc = wilson(sum(g["won"] for g in games_c), n)
 

@@ -148,15 +148,17 @@ class Table(CarefulBase):
                 int(self.hero_info(obs, action.hero).get("magic") or 0),
             )
 
-        chosen = max(takes, key=key)  # the first of the best: party order on a tie
+        keys = [key(a) for a in takes]
+        best = max(keys)
+        chosen = takes[keys.index(best)]  # the first of the best: party order on a tie
         asks = [t["trait"] for t in context.get("tests", [])] + [
             "a Mental Combat" for _ in context.get("contests", [])
         ]
-        p = key(chosen)[0]
+        p = best[0]
         self.reason = (
             f"{name(chosen.hero)} takes up the text"
             + (f" ({', '.join(asks)}): passes {p:.2f}" if asks else "")
-            + (f", the best of {len(takes)}" if p > min(key(a)[0] for a in takes) else "")
+            + (f", the best of {len(takes)}" if p > min(k[0] for k in keys) else "")
         )
         return chosen
 
@@ -263,14 +265,11 @@ class Table(CarefulBase):
         tested = str(context.get("hero") or "")
         traits = {t.value for t in self.cards(obs).hero(tested).traits} if tested else set()
 
-        def chance(option: dict[str, Any]) -> float:
-            return pass_chance(traits, option)
-
         def risky(option: dict[str, Any]) -> bool:
             return bool(option.get("tests") or option.get("contests"))
 
         scored = [
-            (chance(o), -len(o.get("tests", [])) - len(o.get("contests", [])), o)
+            (pass_chance(traits, o), -len(o.get("tests", [])) - len(o.get("contests", [])), o)
             for o in context.get("options", [])
         ]
         likely = [x for x in scored if risky(x[2]) and x[0] >= 0.5]

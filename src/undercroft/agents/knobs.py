@@ -173,6 +173,12 @@ class CarefulKnobs:
     """1: use Light items and Witchlight as soon as they are not wasted; 0: never."""
     give_up: int = 90
     """Leave from this turn on, whatever is left undone."""
+    standoff: int = 3
+    """N: leave once a fight has stood still for N turns in a row (no hero next to a
+    monster, none holding its ground by choice, and no hero nor monster in sight on
+    another square than the turn before): nobody explores while monsters are on the
+    board (C-CMB-01), so nothing is left to win, and the Light, the Death's Door rolls
+    and the patrols go on; 0: wait (for ``give_up``)."""
 
 
 @dataclass(frozen=True)
@@ -241,6 +247,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "overcast": (0, 1),
     "light": (0, 1),
     "give_up": (1, 100),
+    "standoff": (0, 20),
     "focus": (0, 2),
     "abilities": (0, 1),
     "close": (0, 1),

@@ -151,6 +151,48 @@ class CarefulBase(HeroParty):
             reach = max(reach, TEAM_FOLLOW)
         return reach
 
+    # -- a fight that stands still (the ``standoff`` knob) -------------------------------
+    def should_leave(self, obs: ViewLike) -> bool:
+        """As ``basic`` (the goals, ``give_up``), and once a fight has stood still for
+        ``standoff`` turns (:meth:`note_standoff`)."""
+        return super().should_leave(obs) or bool(self.notes.get("stood_off"))
+
+    def note_standoff(self, obs: ViewLike) -> None:
+        """Knob ``standoff``, noted at the first Movement decision of each turn, before
+        any hero moves: a turn of a fight stands still when no hero stands next to a
+        monster and every hero and every monster in sight stands where it stood at the
+        same moment of the turn before, and no hero stood next to a monster in that
+        turn's Movement (no fight, no step: corpses or a shut door keep
+        the two sides apart, or a caster waits for a monster that never comes), and no
+        hero held its ground by choice that turn (``hold``, for the monsters to come).
+        Explore is skipped while monsters are on the board (C-CMB-01), so such a fight
+        wins nothing, while the Light burns (C-LIGHT-01), the hurt roll at Death's Door
+        (C-DD-01) and patrols come (C-MON-03): after ``standoff`` such turns in a row
+        the party leaves, for the rest of the game. Read in the Court of the Ash King
+        (casters, the ``basic`` DM, seed 36): Corvin, the last hero standing, waited
+        55 turns for the Ash King, who could not reach him, until he died."""
+        if not self.knobs.standoff:
+            return
+        kept: tuple[int, object, int] | None = self.notes.get("standoff")
+        if kept is not None and kept[0] == obs.turn:
+            return
+        heroes = tuple((h.id, h.pos) for h in obs.heroes_seen() if h.pos is not None)
+        monsters = obs.monsters_seen()
+        board = (heroes, tuple((m.id, m.pos) for m in monsters))
+        still = (
+            bool(monsters)
+            and kept is not None
+            and kept[0] == obs.turn - 1
+            and kept[1] == board
+            and self.notes.get("held") != obs.turn - 1
+            and self.notes.get("contact", {}).get("last") != obs.turn - 1
+            and not any(m.pos.is_adjacent(at) for m in monsters for _, at in heroes)
+        )
+        turns = kept[2] + 1 if still and kept is not None else 0
+        self.notes["standoff"] = (obs.turn, board, turns)
+        if turns >= self.knobs.standoff:
+            self.notes["stood_off"] = True
+
     def holds(self, obs: ViewLike) -> bool:
         """Whether a hero in a fight holds its ground rather than go round by doors and
         unknown squares (``hold``, or while the party plays as a team)."""

@@ -110,6 +110,7 @@ class Fighting(Magic):
             fights = self.fought_by_others(hero, heroes, monsters)
             return self.rally(obs, hero, heroes, monsters, fights) if fights else action
         if self.holds(obs) and self.into_the_unknown(hero, action) and self.holding(obs):
+            self.notes["held"] = obs.turn  # waiting by choice: no standoff (note_standoff)
             return self.known_way(obs, hero, heroes, monsters)
         if self.knobs.approach and action is None and hero.moves_left > 0:
             # No square next to a monster to walk to: go near the fight another hero is

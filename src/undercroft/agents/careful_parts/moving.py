@@ -6,6 +6,7 @@ wait at a door, following the leader; corpses are
 
 from __future__ import annotations
 
+from undercroft.agents.basic_party import HeroParty
 from undercroft.agents.careful_parts.common import (
     NO_AREA,
     name,
@@ -41,6 +42,7 @@ class Moving(Corpses):
             self.reason = "every hero has moved"
             return DONE
         heroes = obs.heroes_seen()
+        self.note_standoff(obs)
         if self.knobs.spells and len(acting) > 1 and self.anyone_hurt(obs, heroes):
             # A healer acts first when someone needs its heal (the others may wait for it);
             # with nobody hurt no heal is cast, and no healer's casts are asked for.
@@ -323,9 +325,17 @@ class Moving(Corpses):
         if isinstance(action, Move):
             end = action.path[-1]
             if leaving:
-                return f"{who} heads for the way out ({end.x},{end.y})"
+                why = self.why_leave(obs)
+                return f"{who} heads for the way out ({end.x},{end.y}){why}"
             return f"{who} leads on to {end.x},{end.y}"
         return self.say(obs, action)
+
+    def why_leave(self, obs: ViewLike) -> str:
+        """``: the fight has stood still N turns`` when a standoff sent the party out."""
+        if self.notes.get("stood_off") and not HeroParty.should_leave(self, obs):
+            turns = self.knobs.standoff
+            return f": the fight has stood still {turns} turns, and nobody explores in one"
+        return ""
 
     def hold_back(self, obs: ViewLike, hero: HeroSeen, action: Action) -> Action | None:
         """The leader forces no door and walks no further while the others lag, for at

@@ -13,7 +13,7 @@ import dataclasses
 import re
 
 import pytest
-from crawl_kit import HEROES, board, hero, ruleset, start
+from crawl_kit import HEROES, board, hero, ruleset, skip_to, start
 
 from undercroft.agents.careful import CarefulParty
 from undercroft.agents.knobs import CarefulKnobs
@@ -37,7 +37,6 @@ from undercroft.crawl.actions import (
     Move,
     OpenDoor,
     Rest,
-    Roll,
     SpendStamina,
     TakeTest,
     Trade,
@@ -77,17 +76,6 @@ def party(rules: Ruleset, **cards: object) -> Ruleset:
     for hid, card in cards.items():
         heroes[hid] = card  # type: ignore[assignment]
     return dataclasses.replace(rules, heroes=heroes)
-
-
-def skip_to(state: State, kind: str) -> None:
-    """Answer every decision with nothing (stay put, explore nothing) until ``kind``."""
-    while state.pending is not None and state.pending.kind != kind:
-        if state.current_player() is Seat.CHANCE:
-            state.apply(Roll(tuple(5 for _ in range(state.pending.args["dice"]))))
-        elif state.pending.kind == "explore_choice":
-            state.apply(next(a for a in state.legal_actions() if isinstance(a, Explore)))
-        else:
-            state.apply(DONE)
 
 
 def careful(**knobs: object) -> CarefulParty:

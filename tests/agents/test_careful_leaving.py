@@ -5,11 +5,17 @@ A whole game is played by the runner, both seats by the built-in players."""
 
 from __future__ import annotations
 
-from crawl_kit import board, ruleset
+from crawl_kit import board, ruleset, skip_to, start
 
+from undercroft.agents.careful import CarefulParty
+from undercroft.agents.knobs import CarefulKnobs
+from undercroft.core.dice import DiceSampler
 from undercroft.core.events import CrawlTime
-from undercroft.core.grid import AreaInfo
+from undercroft.core.grid import AreaInfo, Pos
+from undercroft.crawl.actions import Move
 from undercroft.crawl.content import default_pack
+from undercroft.crawl.engine import Seat
+from undercroft.crawl.observe import observe
 from undercroft.crawl.ruleset import Goal
 from undercroft.crawl.runner import play
 
@@ -34,6 +40,10 @@ FENCED = board(
     {"H": AreaInfo("Hall")},
 )
 SLAY = Goal("orc", "Slay the orc.", "slay", "orc")  # a goal: without one the party leaves
+
+
+def careful(**knobs: object) -> CarefulParty:
+    return CarefulParty(DiceSampler(0), knobs=CarefulKnobs(**knobs))  # type: ignore[arg-type]
 
 
 def fenced_game(policy: str) -> tuple[list[tuple[int, str]], str]:
@@ -86,3 +96,86 @@ def test_holding_ground_or_stepping_in_and_out_of_a_fight_is_not_standing_still(
             str(e.event.fields["reason"]) for e in result.log.entries if e.event.type == "reason"
         ]
         assert not any("stood still" in r for r in reasons), seed
+
+
+# A passage: the way out (x) two squares west of Ana, an orc four squares east; and a hall
+# with the orc next to her.
+ROUT = board(
+    """
+    ##########
+    #x.a...o.#
+    ##########
+    """
+)
+
+
+ARENA_OUT = board(
+    """
+    ##########
+    #x.ao....#
+    #........#
+    ##########
+    """
+)
+
+
+def test_a_party_all_at_deaths_door_leaves_the_fight() -> None:
+    """Knob ``dying``: Ana, the only hero on the board, lies at Death's Door in a fight;
+    she heads for the way out, saying why. With ``dying=0`` she walks up to the orc (no
+    healthier friend to hang back behind)."""
+    rules = ruleset(ROUT, starts=("a",), exits=("x",), placements=[("orc", "o")], goals=[SLAY])
+    orc = Pos(7, 1)
+    for knobs, out in (({}, True), ({"dying": 0}, False)):
+        state, _ = start(rules, ["ana"])
+        skip_to(state, "movement")
+        assert state.monsters
+        state.heroes["hero:ana"].health = 0
+        policy = careful(**knobs)
+        action = policy.act(observe(state, Seat.HEROES))
+        assert isinstance(action, Move)
+        if out:
+            assert action.path[-1].x < 3  # toward the way out
+            assert "every hero on the board lies at Death's Door" in policy.reason
+        else:
+            assert action.path[-1].manhattan(orc) < Pos(3, 1).manhattan(orc)  # toward the orc
+            assert "closes in" in policy.reason
+
+
+def test_a_hero_at_deaths_door_leaving_steps_out_of_the_fight_first() -> None:
+    """Knob ``dying``: Ana at Death's Door next to the orc, the only hero on the board,
+    leaves; she steps away from the orc first (a wound would bring another roll,
+    C-DD-03) rather than stand in the fight, as a hero leaving otherwise does."""
+    rules = ruleset(ARENA_OUT, starts=("a",), exits=("x",), placements=[("orc", "o")], goals=[SLAY])
+    state, _ = start(rules, ["ana"])
+    skip_to(state, "movement")
+    state.heroes["hero:ana"].health = 0
+    orc = next(iter(state.monsters.values())).pos
+    policy = careful()
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and not action.path[-1].is_adjacent(orc)
+    assert "steps out of the fight, to leave" in policy.reason
+
+
+def test_with_no_way_out_a_hero_at_deaths_door_hangs_back() -> None:
+    """Knob ``dying``, on a board with no way out (the Court of the Ash King has none until
+    a text opens one): Ana at Death's Door, alone, does not walk up to the orc, nor head
+    for a way out there is not; with ``dying=0`` she closes in."""
+    rules = ruleset(ROUT_SHUT, starts=("a",), placements=[("orc", "o")], goals=[SLAY])
+    for knobs, hangs in (({}, True), ({"dying": 0}, False)):
+        state, _ = start(rules, ["ana"])
+        skip_to(state, "movement")
+        state.heroes["hero:ana"].health = 0
+        policy = careful(**knobs)
+        action = policy.act(observe(state, Seat.HEROES))
+        assert isinstance(action, Move) is not hangs
+        assert ("hangs back" in policy.reason) is hangs
+        assert "way out" not in policy.reason
+
+
+ROUT_SHUT = board(
+    """
+    ##########
+    #..a...o.#
+    ##########
+    """
+)

@@ -12,7 +12,7 @@ from undercroft.core.events import CrawlTime, EventLog, Header, LogEntry
 from undercroft.core.grid import AreaInfo, Grid, Pos
 from undercroft.crawl import State, new_game
 from undercroft.crawl import effects as fx
-from undercroft.crawl.actions import Action, Done, Roll
+from undercroft.crawl.actions import Action, Done, Explore, Roll
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.ruleset import (
     Adventure,
@@ -177,6 +177,18 @@ def done_until(state: State, kind: str) -> None:
     while state.pending is not None and state.pending.kind != kind:
         assert state.current_player() is not Seat.CHANCE, f"unexpected roll {state.pending}"
         state.apply(Done())
+
+
+def skip_to(state: State, kind: str) -> None:
+    """Answer every decision with nothing (stay put, explore nothing; every die a 5) until
+    the game waits for ``kind``: a player's test reaches its board's decision."""
+    while state.pending is not None and state.pending.kind != kind:
+        if state.current_player() is Seat.CHANCE:
+            state.apply(Roll(tuple(5 for _ in range(state.pending.args["dice"]))))
+        elif state.pending.kind == "explore_choice":
+            state.apply(next(a for a in state.legal_actions() if isinstance(a, Explore)))
+        else:
+            state.apply(Done())
 
 
 def play_to(

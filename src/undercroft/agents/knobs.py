@@ -173,6 +173,13 @@ class CarefulKnobs:
     """1: use Light items and Witchlight as soon as they are not wasted; 0: never."""
     give_up: int = 90
     """Leave from this turn on, whatever is left undone."""
+    dying: int = 1
+    """1: a hero at Death's Door (Health 0) never walks up to a monster, and in a fight
+    once every hero on the board lies at Death's Door the party leaves: each rolls at
+    every Turn End (C-DD-01) and again for every wound (C-DD-03), and a hero who has left
+    the dungeon rolls no more (C-END-01); 0: they stay, and a hero at Death's Door with
+    no healthier friend walks up to the monsters (it hangs back only behind one), as
+    ``basic``."""
     standoff: int = 3
     """N: leave once a fight has stood still for N turns in a row (no hero next to a
     monster, none holding its ground by choice, and no hero nor monster in sight on
@@ -247,6 +254,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "overcast": (0, 1),
     "light": (0, 1),
     "give_up": (1, 100),
+    "dying": (0, 1),
     "standoff": (0, 20),
     "focus": (0, 2),
     "abilities": (0, 1),

@@ -153,9 +153,28 @@ class CarefulBase(HeroParty):
 
     # -- a fight that stands still (the ``standoff`` knob) -------------------------------
     def should_leave(self, obs: ViewLike) -> bool:
-        """As ``basic`` (the goals, ``give_up``), and once a fight has stood still for
-        ``standoff`` turns (:meth:`note_standoff`)."""
-        return super().should_leave(obs) or bool(self.notes.get("stood_off"))
+        """As ``basic`` (the goals, ``give_up``), once a fight has stood still for
+        ``standoff`` turns (:meth:`note_standoff`), and in a fight with every hero at
+        Death's Door (:meth:`all_dying`); never while no way out is known (the Court of
+        the Ash King has none until a text opens one, C-END-01: a party "leaving" there
+        only wandered, saying it headed for the way out)."""
+        if not obs.exits:
+            return False
+        stood_off = bool(self.notes.get("stood_off"))
+        return super().should_leave(obs) or stood_off or self.all_dying(obs)
+
+    def all_dying(self, obs: ViewLike) -> bool:
+        """Knob ``dying``: monsters are on the board and every hero on it lies at Death's
+        Door (Health 0, C-FIGHT-06). None of them can hang back behind a healthier
+        friend, each rolls at every Turn End (C-DD-01) and again for each wound
+        (C-DD-03), and out of the dungeon none rolls again (C-END-01): they leave. Read
+        in the Court of the Ash King (casters, ``master``): in 35 games of 100 the last
+        hero standing, at Death's Door, stepped out of a fight and back into it in one
+        Movement, turn after turn, until it died."""
+        if not self.knobs.dying or not obs.monsters:
+            return False
+        board = self.on_board(obs)
+        return bool(board) and all(h.health == 0 for h in board)
 
     def note_standoff(self, obs: ViewLike) -> None:
         """Knob ``standoff``, noted at the first Movement decision of each turn, before

@@ -96,6 +96,12 @@ class Fighting(Magic):
         ):
             self.reason = f"{name(hero.id)} at Health {hero.health} hangs back"
             return None
+        if self.knobs.dying and hero.health == 0:
+            # With no healthier friend too (``dying``): it left a fight at Death's Door
+            # (``retreat``), and walking back into one it would only leave again; a
+            # wound there brings another roll (C-DD-03).
+            self.reason = f"{name(hero.id)} at Death's Door hangs back, out of the fight"
+            return None
         if self.knobs.spells and self.casts_from_afar(obs, hero):
             if self.knobs.aim:
                 aim = self.take_aim(obs, hero, heroes, monsters)

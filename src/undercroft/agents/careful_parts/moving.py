@@ -144,6 +144,18 @@ class Moving(Corpses):
         if first is not None:
             return first
         leaving = self.should_leave(obs)
+        if (
+            self.knobs.dying
+            and leaving
+            and hero.health == 0
+            and any(m.pos.is_adjacent(here) for m in monsters)
+        ):
+            # Leaving, a hero at Death's Door steps out of the fight first, as one that
+            # stays does (``retreat``): a wound there brings another roll (C-DD-03).
+            away = self.step_away(obs, hero, heroes, monsters)
+            if away is not None:
+                self.reason = f"{name(hero.id)} at Death's Door steps out of the fight, to leave"
+                return away
         if monsters and not leaving:
             if self.knobs.clear:
                 cleared = self.corpse_in_the_way(obs, hero, heroes, monsters)
@@ -331,8 +343,13 @@ class Moving(Corpses):
         return self.say(obs, action)
 
     def why_leave(self, obs: ViewLike) -> str:
-        """``: the fight has stood still N turns`` when a standoff sent the party out."""
-        if self.notes.get("stood_off") and not HeroParty.should_leave(self, obs):
+        """Why the party leaves, when a fight sent it out rather than its goals or the
+        turn: every hero at Death's Door, or a fight that stood still."""
+        if HeroParty.should_leave(self, obs):
+            return ""
+        if self.all_dying(obs):
+            return ": every hero on the board lies at Death's Door, in a fight"
+        if self.notes.get("stood_off"):
             turns = self.knobs.standoff
             return f": the fight has stood still {turns} turns, and nobody explores in one"
         return ""

@@ -12,7 +12,7 @@ from undercroft.agents.knobs import CarefulKnobs
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import CrawlTime
 from undercroft.core.grid import AreaInfo, Pos
-from undercroft.crawl.actions import Move
+from undercroft.crawl.actions import DONE, Move
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
@@ -156,26 +156,49 @@ def test_a_hero_at_deaths_door_leaving_steps_out_of_the_fight_first() -> None:
     assert "steps out of the fight, to leave" in policy.reason
 
 
-def test_with_no_way_out_a_hero_at_deaths_door_hangs_back() -> None:
+def test_with_no_way_out_a_lone_hero_at_deaths_door_stands_and_fights() -> None:
     """Knob ``dying``, on a board with no way out (the Court of the Ash King has none until
-    a text opens one): Ana at Death's Door, alone, does not walk up to the orc, nor head
-    for a way out there is not; with ``dying=0`` she closes in."""
-    rules = ruleset(ROUT_SHUT, starts=("a",), placements=[("orc", "o")], goals=[SLAY])
-    for knobs, hangs in (({}, True), ({"dying": 0}, False)):
+    a text opens one): Ana at Death's Door, alone, next to the orc, cannot leave and has
+    no friend to fight in her stead; she stands and fights (the orc's death is her only
+    way out) rather than step out of the fight only to walk back into it, and does not
+    evade. With ``dying=0`` she steps out of it."""
+    rules = ruleset(ARENA_SHUT, starts=("a",), placements=[("orc", "o")], goals=[SLAY])
+    for knobs, stands in (({}, True), ({"dying": 0}, False)):
         state, _ = start(rules, ["ana"])
         skip_to(state, "movement")
         state.heroes["hero:ana"].health = 0
         policy = careful(**knobs)
         action = policy.act(observe(state, Seat.HEROES))
-        assert isinstance(action, Move) is not hangs
-        assert ("hangs back" in policy.reason) is hangs
+        assert isinstance(action, Move) is not stands
+        assert ("stands and fights" in policy.reason) is stands
         assert "way out" not in policy.reason
+        if stands:
+            state.apply(action)
+            skip_to(state, "evasion")
+            assert policy.act(observe(state, Seat.HEROES)) == DONE
 
 
-ROUT_SHUT = board(
+ARENA_SHUT = board(
     """
     ##########
-    #..a...o.#
+    #..ao....#
+    #........#
     ##########
     """
 )
+
+
+def test_with_no_way_out_a_fight_that_stands_still_sends_the_party_round() -> None:
+    """``standoff`` on a board with no way out (the Court of the Ash King until the Throne
+    Room's text opens one): the party cannot leave, so after three still turns it makes
+    for the orc by any way it can ("goes round", or stands when there is none, as here),
+    and never says it heads for a way out."""
+    rules = ruleset(FENCED, starts=("a", "b"), placements=(("orc", "o"),), goals=(SLAY,))
+    result = play(rules, ["ana", "bram"], seed=3, heroes="careful[give_up=30]", dm="master")
+    assert result.log is not None
+    reasons = [
+        str(e.event.fields["reason"]) for e in result.log.entries if e.event.type == "reason"
+    ]
+    assert any("no way to the monsters this turn, and no way out" in r for r in reasons)
+    assert not any("way out (" in r or "stood still 3 turns, and nobody" in r for r in reasons)
+    assert result.state.summary()["outcome"] == "turn_cap"

@@ -174,18 +174,19 @@ class CarefulKnobs:
     give_up: int = 90
     """Leave from this turn on, whatever is left undone."""
     dying: int = 1
-    """1: a hero at Death's Door (Health 0) never walks up to a monster, and in a fight
-    once every hero on the board lies at Death's Door the party leaves: each rolls at
-    every Turn End (C-DD-01) and again for every wound (C-DD-03), and a hero who has left
-    the dungeon rolls no more (C-END-01); 0: they stay, and a hero at Death's Door with
-    no healthier friend walks up to the monsters (it hangs back only behind one), as
-    ``basic``."""
+    """1: in a fight, once every hero on the board lies at Death's Door (Health 0) the
+    party leaves: each rolls at every Turn End (C-DD-01) and again for every wound
+    (C-DD-03), and a hero who has left the dungeon rolls no more (C-END-01); with no
+    way out known, a hero at Death's Door with no healthier friend stands and fights
+    (the monster's death is its only way out) rather than step out of the fight and
+    back into it; 0: they stay in the fight, stepping out of it and back, as before."""
     standoff: int = 3
     """N: leave once a fight has stood still for N turns in a row (no hero next to a
     monster, none holding its ground by choice, and no hero nor monster in sight on
     another square than the turn before): nobody explores while monsters are on the
     board (C-CMB-01), so nothing is left to win, and the Light, the Death's Door rolls
-    and the patrols go on; 0: wait (for ``give_up``)."""
+    and the patrols go on; with no way out known, go round to the monsters by any way
+    instead, until that fight ends; 0: wait (for ``give_up``)."""
 
 
 @dataclass(frozen=True)

@@ -187,9 +187,11 @@ class CarefulBase(HeroParty):
         Explore is skipped while monsters are on the board (C-CMB-01), so such a fight
         wins nothing, while the Light burns (C-LIGHT-01), the hurt roll at Death's Door
         (C-DD-01) and patrols come (C-MON-03): after ``standoff`` such turns in a row
-        the party leaves, for the rest of the game. Read in the Court of the Ash King
-        (casters, the ``basic`` DM, seed 36): Corvin, the last hero standing, waited
-        55 turns for the Ash King, who could not reach him, until he died."""
+        the party leaves, for the rest of the game; with no way out known it goes round
+        to the monsters by any way it can, for the rest of that fight (:meth:`rove`).
+        Read in the Court of the Ash King (casters, the ``basic`` DM, seed 36): Corvin,
+        the last hero standing, waited 55 turns for the Ash King, who could not reach
+        him, until he died."""
         if not self.knobs.standoff:
             return
         kept: tuple[int, object, int] | None = self.notes.get("standoff")
@@ -209,8 +211,13 @@ class CarefulBase(HeroParty):
         )
         turns = kept[2] + 1 if still and kept is not None else 0
         self.notes["standoff"] = (obs.turn, board, turns)
+        if not monsters:
+            self.notes.pop("roving", None)  # that fight is over
         if turns >= self.knobs.standoff:
-            self.notes["stood_off"] = True
+            # With no way out known (the Court of the Ash King until a text opens one)
+            # the party cannot leave: it goes round to the monsters instead, by doors
+            # and unknown squares too, until the fight ends (``roving``).
+            self.notes["stood_off" if obs.exits else "roving"] = True
 
     def holds(self, obs: ViewLike) -> bool:
         """Whether a hero in a fight holds its ground rather than go round by doors and

@@ -78,7 +78,12 @@ class Fighting(Magic):
         self.note_contact(obs, heroes, monsters)
         adjacent = [m for m in monsters if m.pos.is_adjacent(here)]
         damage = sum(self.cards(obs).monsters[self.kind_of(obs, m.id)].damage for m in adjacent)
-        if adjacent and hero.health <= self.knobs.retreat and damage >= hero.health:
+        if (
+            adjacent
+            and hero.health <= self.knobs.retreat
+            and damage >= hero.health
+            and not self.desperate(obs, hero, heroes)
+        ):
             away = self.step_away(obs, hero, heroes, monsters)
             if away is not None:
                 self.reason = (
@@ -95,12 +100,6 @@ class Fighting(Magic):
             h.health > self.knobs.retreat for h in heroes if h.id != hero.id
         ):
             self.reason = f"{name(hero.id)} at Health {hero.health} hangs back"
-            return None
-        if self.knobs.dying and hero.health == 0:
-            # With no healthier friend too (``dying``): it left a fight at Death's Door
-            # (``retreat``), and walking back into one it would only leave again; a
-            # wound there brings another roll (C-DD-03).
-            self.reason = f"{name(hero.id)} at Death's Door hangs back, out of the fight"
             return None
         if self.knobs.spells and self.casts_from_afar(obs, hero):
             if self.knobs.aim:
@@ -139,6 +138,20 @@ class Fighting(Magic):
         else:
             self.reason = f"{name(hero.id)} waits: no monster it can reach this turn"
         return action
+
+    def desperate(
+        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...] | list[HeroSeen]
+    ) -> bool:
+        """Knob ``dying``: ``hero`` lies at Death's Door with no healthier friend on the
+        board, and no way out is known (the Court of the Ash King before the Throne
+        Room's text). It cannot leave, no friend fights in its stead, and every Turn End
+        brings its roll (C-DD-01): stepping out of the fight only to walk back into it
+        (Court, casters, 35 games of 100 before) buys nothing, and the monster's death
+        is its only way out, so it stands and fights (a lone Brenna at Death's Door
+        slew the Ash King at Health 2 so, Court seed 264, the ``basic`` DM)."""
+        if not self.knobs.dying or hero.health > 0 or obs.exits:
+            return False
+        return not any(h.health > 0 for h in heroes if h.id != hero.id and h.pos is not None)
 
     def use_reason(self, obs: ViewLike, hero: HeroSeen, use: UseItem) -> str:
         """Why a hurt hero uses an item on its way to a fight (``basic``'s rule: at Health 2
@@ -407,6 +420,8 @@ class Fighting(Magic):
                 continue
             damage = sum(self.cards(obs).monsters[self.kind_of(obs, m.id)].damage for m in adjacent)
             if damage < hero.health and hero.health > 0:
+                continue
+            if self.desperate(obs, hero, self.on_board(obs)):
                 continue
             for evade in obs.legal_of(Evade, hero.id):
                 if not any(m.pos.is_adjacent(evade.to) for m in monsters):

@@ -28,6 +28,7 @@ from undercroft.crawl.actions import (
     OpenDoor,
     Rest,
     SpendStamina,
+    UseItem,
 )
 from undercroft.crawl.observe import HeroSeen, ViewLike
 
@@ -156,6 +157,8 @@ class Moving(Corpses):
             if away is not None:
                 self.reason = f"{name(hero.id)} at Death's Door steps out of the fight, to leave"
                 return away
+        if monsters and not leaving and self.notes.get("roving"):
+            return self.rove(obs, hero, heroes)
         if monsters and not leaving:
             if self.knobs.clear:
                 cleared = self.corpse_in_the_way(obs, hero, heroes, monsters)
@@ -341,6 +344,33 @@ class Moving(Corpses):
                 return f"{who} heads for the way out ({end.x},{end.y}){why}"
             return f"{who} leads on to {end.x},{end.y}"
         return self.say(obs, action)
+
+    def rove(self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]) -> Action | None:
+        """A fight that stood still ``standoff`` turns with no way out known (the Court of
+        the Ash King, before the Throne Room's text opens one): the party cannot leave,
+        so each hero makes for the nearest monster as ``basic`` does, by doors and
+        unknown squares too (no holding back, no waiting out of melee to cast), until
+        the fight ends (:meth:`note_standoff`). A hero next to a monster does as in any
+        fight (:meth:`fight_move`)."""
+        here = hero.pos
+        assert here is not None
+        monsters = obs.monsters_seen()
+        if any(m.pos.is_adjacent(here) for m in monsters):
+            return self.fight_move(obs, hero, heroes, monsters)
+        action = self.hero_move(obs, hero, heroes, False)
+        who, turns = name(hero.id), self.knobs.standoff
+        why = f"the fight stood still {turns} turns, and there is no way out yet"
+        if isinstance(action, Move):
+            end = action.path[-1]
+            self.reason = f"{who} goes round to the monsters, to {end.x},{end.y}: {why}"
+        elif isinstance(action, OpenDoor):
+            door = action.door
+            self.reason = f"{who} forces the door at {door.x},{door.y} toward the monsters: {why}"
+        elif isinstance(action, UseItem):
+            self.reason = self.use_reason(obs, hero, action)
+        elif action is None:
+            self.reason = f"{who} stands: no way to the monsters this turn, and no way out"
+        return action
 
     def why_leave(self, obs: ViewLike) -> str:
         """Why the party leaves, when a fight sent it out rather than its goals or the

@@ -5,6 +5,7 @@ A whole game is played by the runner, both seats by the built-in players."""
 
 from __future__ import annotations
 
+import pytest
 from crawl_kit import board, ruleset, skip_to, start
 
 from undercroft.agents.careful import CarefulParty
@@ -14,6 +15,7 @@ from undercroft.core.events import CrawlTime
 from undercroft.core.grid import AreaInfo, Pos
 from undercroft.crawl.actions import DONE, Move
 from undercroft.crawl.content import default_pack
+from undercroft.crawl.death import kill_hero
 from undercroft.crawl.engine import Seat
 from undercroft.crawl.observe import observe
 from undercroft.crawl.ruleset import Goal
@@ -202,3 +204,43 @@ def test_with_no_way_out_a_fight_that_stands_still_sends_the_party_round() -> No
     assert any("no way to the monsters this turn, and no way out" in r for r in reasons)
     assert not any("way out (" in r or "stood still 3 turns, and nobody" in r for r in reasons)
     assert result.state.summary()["outcome"] == "turn_cap"
+
+
+# The way out (x) at the end of a passage one square wide, Bram's corpse (b) in it, the
+# orc (o) standing in it too; Ana (a) in the room below.
+CORKED = board(
+    """
+    #########
+    #xb..o..#
+    #######.#
+    #......a#
+    #########
+    """,
+    """
+    #########
+    #HHHHHHH#
+    #######H#
+    #HHHHHHH#
+    #########
+    """,
+    {"H": AreaInfo("Hall")},
+)
+
+
+@pytest.mark.rule("C-DEATH-02")
+def test_a_hero_clearing_its_way_out_does_not_walk_through_a_monster() -> None:
+    """``clear=2``: Ana, leaving (``give_up=1``), would drag Bram's corpse out of the way out,
+    but the orc stands in the passage too; the walk up to the corpse stops short of it (a
+    first version walked through the orc: an illegal move, found in the Cellars with the
+    casters while the party left with monsters on the board)."""
+    rules = ruleset(
+        CORKED, starts=("a", "b"), exits=("x",), placements=[("orc", "o")], goals=[SLAY]
+    )
+    state, _ = start(rules, ["ana", "bram"])
+    kill_hero(state, state.heroes["hero:bram"])  # his corpse in the Hall with Ana: kept
+    skip_to(state, "movement")
+    assert state.monsters and state.corpses
+    orc = next(iter(state.monsters.values())).pos
+    action = careful(give_up=1).act(observe(state, Seat.HEROES))
+    assert not (isinstance(action, Move) and orc in action.path)
+    state.apply(action)  # legal

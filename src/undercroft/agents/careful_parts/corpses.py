@@ -25,6 +25,19 @@ CORPSE_STEP = 16
 a way round by up to 15 more squares is taken rather than one more corpse dragged."""
 
 
+def short_of(path: tuple[Pos, ...], obs: ViewLike) -> tuple[Pos, ...]:
+    """``path`` up to the first square a monster in sight stands on: the ways to clear
+    are planned round corpses, not monsters (a monster moves, a corpse stays, and one
+    may stand in the way out only for now), but no walk goes through one (a hero leaving
+    with monsters on the board, ``clear=2``, planned its walk up to a corpse through a
+    monster's square: an illegal move)."""
+    monsters = {m.pos for m in obs.monsters_seen()}
+    for i, square in enumerate(path):
+        if square in monsters:
+            return path[:i]
+    return path
+
+
 class Corpses(Jumps):
     """Corpses dragged along, fetched on the way out, and cleared out of the way."""
 
@@ -125,8 +138,10 @@ class Corpses(Jumps):
             # Dragging already: a walk after which the way is open, the corpse having
             # followed into the square the hero left before its last (C-DEATH-02).
             aside = self.walk_aside(hero, corpse, bodies - {route[0]}, targets)
-            if aside is None:
+            path = short_of(aside.path, obs) if aside is not None else ()
+            if not path:
                 return None
+            aside = Move(hero.id, path)
             end = aside.path[-1]
             self.reason = (
                 f"{name(hero.id)} steps aside to {end.x},{end.y}, the corpse in tow, to open {way}"
@@ -134,7 +149,7 @@ class Corpses(Jumps):
             return aside
         if not self.knobs.clear:
             return None
-        walk = tuple(memory.pos(i) for i in route[:first][: hero.moves_left])
+        walk = short_of(tuple(memory.pos(i) for i in route[:first][: hero.moves_left]), obs)
         if not walk:
             return None
         self.reason = f"{name(hero.id)} walks up to the corpse at {where}: it lies in {way}"

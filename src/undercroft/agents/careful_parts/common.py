@@ -168,9 +168,9 @@ class CarefulBase(HeroParty):
         Door (Health 0, C-FIGHT-06). None of them can hang back behind a healthier
         friend, each rolls at every Turn End (C-DD-01) and again for each wound
         (C-DD-03), and out of the dungeon none rolls again (C-END-01): they leave. Read
-        in the Court of the Ash King (casters, ``master``): in 35 games of 100 the last
-        hero standing, at Death's Door, stepped out of a fight and back into it in one
-        Movement, turn after turn, until it died."""
+        in the Bone Priest (first four, ``master``): in 8 games of 100 the last hero
+        standing, at Death's Door, stepped out of a fight and back into it in one
+        Movement, turn after turn (where no way out is known, :meth:`desperate`)."""
         if not self.knobs.dying or not obs.monsters:
             return False
         board = self.on_board(obs)
@@ -178,13 +178,12 @@ class CarefulBase(HeroParty):
 
     def note_standoff(self, obs: ViewLike) -> None:
         """Knob ``standoff``, noted at the first Movement decision of each turn, before
-        any hero moves: a turn of a fight stands still when no hero stands next to a
-        monster and every hero and every monster in sight stands where it stood at the
-        same moment of the turn before, and no hero stood next to a monster in that
-        turn's Movement (no fight, no step: corpses or a shut door keep
-        the two sides apart, or a caster waits for a monster that never comes), and no
-        hero held its ground by choice that turn (``hold``, for the monsters to come).
-        Explore is skipped while monsters are on the board (C-CMB-01), so such a fight
+        any hero moves: the turn before stood still when every hero and every monster in
+        sight stands where it stood at the same moment of it, no hero stands next to a
+        monster, and in it no hero came next to one nor held its ground by choice
+        (``hold``, for the monsters to come): no fight and no step, corpses or a shut
+        door keeping the two sides apart, or a caster waiting for a monster that never
+        comes. Explore is skipped while monsters are on the board (C-CMB-01), so such a fight
         wins nothing, while the Light burns (C-LIGHT-01), the hurt roll at Death's Door
         (C-DD-01) and patrols come (C-MON-03): after ``standoff`` such turns in a row
         the party leaves, for the rest of the game; with no way out known it goes round

@@ -16,6 +16,7 @@ writes the same. Progress on stderr; games on ``--workers`` processes (default 2
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -24,8 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import date
 from typing import Any
 
-from paired_cells import add_cell_arguments, cells_of, discordant, policies_of
-from undercroft.analysis.stats import paired_exact
+from paired_cells import add_cell_arguments, cells_and_policies, paired
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.runner import play
 
@@ -50,15 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_cell_arguments(parser, seeds=200)
     args = parser.parse_args(argv)
     pack = default_pack()
-    cells = cells_of(args, pack)
-    if isinstance(cells, str):
-        print(f"error: {cells}", file=sys.stderr)
+    found = cells_and_policies(args, pack, [args.a, args.b, args.dm_a, args.dm_b or args.dm_a])
+    if isinstance(found, str):
+        print(f"error: {found}", file=sys.stderr)
         return 2
-    named = policies_of([args.a, args.b, args.dm_a, args.dm_b or args.dm_a])
-    if isinstance(named, str):
-        print(f"error: {named}", file=sys.stderr)
-        return 2
-    a, b, dm_a, dm_b = named
+    cells, (a, b, dm_a, dm_b) = found
     adventures, parties, seeds = cells.adventures, cells.parties, cells.seeds
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -76,24 +72,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 jobs_b = [(adventure, party, s, b, dm_b) for s in seeds]
                 games_a = list(pool.map(one, jobs_a, chunksize=8))
                 games_b = list(pool.map(one, jobs_b, chunksize=8))
-                only_a, only_b = discordant([g[0] for g in games_a], [g[0] for g in games_b])
-                n = len(games_a)
-                row: dict[str, Any] = {
-                    "adventure": adventure,
-                    "party": party,
-                    "seeds": n,
-                    "won_a": sum(g[0] for g in games_a) / n,
-                    "won_b": sum(g[0] for g in games_b) / n,
-                    "only_a": only_a,
-                    "only_b": only_b,
-                    "p": paired_exact(only_a, only_b),
-                    "turns_a": sum(g[1] for g in games_a) / n,
-                    "turns_b": sum(g[1] for g in games_b) / n,
-                }
+                cell = paired(games_a, games_b)
+                row: dict[str, Any] = {"adventure": adventure, "party": party}
+                row |= dataclasses.asdict(cell)
                 rows.append(row)
                 print(
                     f"| {adventure} | {party} | {row['won_a']:.1%} | {row['won_b']:.1%} | "
-                    f"{row['won_a'] - row['won_b']:+.1%} | {only_a} | {only_b} | "
+                    f"{row['won_a'] - row['won_b']:+.1%} | {cell.only_a} | {cell.only_b} | "
                     f"{row['p']:.2g} | {row['turns_a']:.1f} | {row['turns_b']:.1f} |",
                     flush=True,
                 )

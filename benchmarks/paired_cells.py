@@ -2,16 +2,18 @@
 ``rulings_crawl.py``) share: the cells they play (every shipped adventure, or
 ``--adventure``; each ``--party``: by default the first four heroes and the casters) and
 the seeds each cell plays, from their common arguments; the policies they name; the seeds
-won by one side only. A script in this folder imports it by name (Python puts the
-script's folder first on the path)."""
+won by one side only, and a cell's paired figures. A script in this folder imports it by
+name (Python puts the script's folder first on the path)."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from undercroft.agents.registry import resolve
+from undercroft.analysis.stats import paired_exact
 from undercroft.crawl.content import Pack
 
 CASTERS = "brenna,corvin,ysolde,mirela"
@@ -67,6 +69,51 @@ def policies_of(names: Sequence[str]) -> list[str] | str:
         return [resolve(n) for n in names]
     except (KeyError, ValueError) as exc:
         return str(exc).strip(chr(39) + chr(34))
+
+
+def cells_and_policies(
+    args: argparse.Namespace, pack: Pack, names: Sequence[str]
+) -> tuple[Cells, list[str]] | str:
+    """The cells the arguments name (:func:`cells_of`) and the policies ``names`` resolved
+    (:func:`policies_of`), or what is wrong with the first bad one (for an exit code 2)."""
+    cells = cells_of(args, pack)
+    if isinstance(cells, str):
+        return cells
+    policies = policies_of(names)
+    if isinstance(policies, str):
+        return policies
+    return cells, policies
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Two runs of a cell over the same seeds: the share each won, the seeds won by one
+    side only, McNemar's exact p, and the turns a game each."""
+
+    seeds: int
+    won_a: float
+    won_b: float
+    only_a: int
+    only_b: int
+    p: float
+    turns_a: float
+    turns_b: float
+
+
+def paired(games_a: Sequence[tuple[Any, ...]], games_b: Sequence[tuple[Any, ...]]) -> Paired:
+    """The paired figures of two runs over the same seeds, (won, turns, ...) a game."""
+    only_a, only_b = discordant([g[0] for g in games_a], [g[0] for g in games_b])
+    n = len(games_a)
+    return Paired(
+        seeds=n,
+        won_a=sum(g[0] for g in games_a) / n,
+        won_b=sum(g[0] for g in games_b) / n,
+        only_a=only_a,
+        only_b=only_b,
+        p=paired_exact(only_a, only_b),
+        turns_a=sum(g[1] for g in games_a) / n,
+        turns_b=sum(g[1] for g in games_b) / n,
+    )
 
 
 def discordant(won_a: Sequence[bool], won_b: Sequence[bool]) -> tuple[int, int]:

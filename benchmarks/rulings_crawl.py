@@ -35,8 +35,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from paired_cells import add_cell_arguments, cells_of, discordant, policies_of
-from undercroft.analysis.stats import paired_exact
+from paired_cells import add_cell_arguments, cells_and_policies, paired
 from undercroft.core.catalogue import RULING_LINE
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.options import Options
@@ -114,15 +113,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_cell_arguments(parser, seeds=300)
     args = parser.parse_args(argv)
     pack = default_pack()
-    cells = cells_of(args, pack)
-    if isinstance(cells, str):
-        print(f"error: {cells}", file=sys.stderr)
+    found = cells_and_policies(args, pack, [args.policy, args.dm])
+    if isinstance(found, str):
+        print(f"error: {found}", file=sys.stderr)
         return 2
-    named_policies = policies_of([args.policy, args.dm])
-    if isinstance(named_policies, str):
-        print(f"error: {named_policies}", file=sys.stderr)
-        return 2
-    heroes, dm = named_policies
+    cells, (heroes, dm) = found
     todo = readings(pack.options)
     if args.only:
         switches = {name for name, _ in todo}
@@ -151,22 +146,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for switch, value in todo:
                     jobs = [(adventure, party, s, heroes, dm, switch, value) for s in cells.seeds]
                     other = list(pool.map(one, jobs, chunksize=8))
-                    only_other, only_base = discordant([o[0] for o in other], [b[0] for b in base])
-                    n = len(base)
+                    cell = paired(other, base)
+                    only_other, only_base = cell.only_a, cell.only_b
                     row: dict[str, Any] = {
                         "switch": switch,
                         "value": value,
                         "ruling": named.get(switch, ""),
                         "adventure": adventure,
                         "party": party,
-                        "seeds": n,
-                        "won_default": sum(b[0] for b in base) / n,
-                        "won_other": sum(o[0] for o in other) / n,
+                        "seeds": cell.seeds,
+                        "won_default": cell.won_b,
+                        "won_other": cell.won_a,
                         "only_other": only_other,
                         "only_default": only_base,
-                        "p": paired_exact(only_other, only_base),
-                        "turns_default": sum(b[1] for b in base) / n,
-                        "turns_other": sum(o[1] for o in other) / n,
+                        "p": cell.p,
+                        "turns_default": cell.turns_b,
+                        "turns_other": cell.turns_a,
                     }
                     rows.append(row)
                     print(

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from paired_cells import add_cell_arguments, cells_of, discordant, policies_of
+from paired_cells import add_cell_arguments, cells_and_policies, discordant
 from undercroft.agents.registry import Policy
 from undercroft.analysis.stats import paired_exact, wilson
 from undercroft.core.dice import DiceSampler
@@ -95,15 +95,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_cell_arguments(parser, seeds=20)
     args = parser.parse_args(argv)
     pack = default_pack()
-    cells = cells_of(args, pack)
-    if isinstance(cells, str):
-        print(f"error: {cells}", file=sys.stderr)
+    search_name = f"search[budget={args.budget},depth={args.depth}]"
+    found = cells_and_policies(args, pack, [search_name, "careful", args.dm])
+    if isinstance(found, str):
+        print(f"error: {found}", file=sys.stderr)
         return 2
-    named = policies_of([f"search[budget={args.budget},depth={args.depth}]", "careful", args.dm])
-    if isinstance(named, str):
-        print(f"error: {named}", file=sys.stderr)
-        return 2
-    search, careful, dm = named
+    cells, (search, careful, dm) = found
     adventures, parties, seeds = cells.adventures, cells.parties, cells.seeds
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()

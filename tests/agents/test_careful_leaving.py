@@ -5,7 +5,6 @@ A whole game is played by the runner, both seats by the built-in players."""
 
 from __future__ import annotations
 
-import pytest
 from crawl_kit import board, ruleset, skip_to, start
 
 from undercroft.agents.careful import CarefulParty
@@ -227,7 +226,6 @@ CORKED = board(
 )
 
 
-@pytest.mark.rule("C-DEATH-02")
 def test_a_hero_clearing_its_way_out_does_not_walk_through_a_monster() -> None:
     """``clear=2``: Ana, leaving (``give_up=1``), would drag Bram's corpse out of the way out,
     but the orc stands in the passage too; the walk up to the corpse stops short of it (a

@@ -158,10 +158,24 @@ class CarefulBase(HeroParty):
         Death's Door (:meth:`all_dying`); never while no way out is known (the Court of
         the Ash King has none until a text opens one, C-END-01: a party "leaving" there
         only wandered, saying it headed for the way out)."""
+        why = self.leave_why(obs)
+        self.notes["leave_why"] = why  # for the reason of this decision (``why_move``)
+        return why is not None
+
+    def leave_why(self, obs: ViewLike) -> str | None:
+        """Why the party leaves (:meth:`should_leave`), as a reason's ending: ``""`` for the
+        goals or the turn (``basic``'s reasons), the fight that sent it out otherwise;
+        ``None`` when it stays."""
         if not obs.exits:
-            return False
-        stood_off = bool(self.notes.get("stood_off"))
-        return super().should_leave(obs) or stood_off or self.all_dying(obs)
+            return None
+        if super().should_leave(obs):
+            return ""
+        if self.all_dying(obs):
+            return ": every hero on the board lies at Death's Door, in a fight"
+        if self.notes.get("stood_off"):
+            turns = self.knobs.standoff
+            return f": the fight has stood still {turns} turns, and nobody explores in one"
+        return None
 
     def all_dying(self, obs: ViewLike) -> bool:
         """Knob ``dying``: monsters are on the board and every hero on it lies at Death's

@@ -4,7 +4,7 @@ Magic for a Mental Combat (C-MENT-02) by the exact odds."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from undercroft.agents.basic_party import spot
@@ -139,9 +139,7 @@ class Fighting(Magic):
             self.reason = f"{name(hero.id)} waits: no monster it can reach this turn"
         return action
 
-    def desperate(
-        self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...] | list[HeroSeen]
-    ) -> bool:
+    def desperate(self, obs: ViewLike, hero: HeroSeen, heroes: Sequence[HeroSeen]) -> bool:
         """Knob ``dying``: ``hero`` lies at Death's Door with no healthier friend on the
         board, and no way out is known (the Court of the Ash King before the Throne
         Room's text). It cannot leave, no friend fights in its stead, and every Turn End

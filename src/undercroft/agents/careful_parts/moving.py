@@ -6,7 +6,6 @@ wait at a door, following the leader; corpses are
 
 from __future__ import annotations
 
-from undercroft.agents.basic_party import HeroParty
 from undercroft.agents.careful_parts.common import (
     NO_AREA,
     name,
@@ -340,7 +339,7 @@ class Moving(Corpses):
         if isinstance(action, Move):
             end = action.path[-1]
             if leaving:
-                why = self.why_leave(obs)
+                why = self.notes.get("leave_why") or ""
                 return f"{who} heads for the way out ({end.x},{end.y}){why}"
             return f"{who} leads on to {end.x},{end.y}"
         return self.say(obs, action)
@@ -371,18 +370,6 @@ class Moving(Corpses):
         elif action is None:
             self.reason = f"{who} stands: no way to the monsters this turn, and no way out"
         return action
-
-    def why_leave(self, obs: ViewLike) -> str:
-        """Why the party leaves, when a fight sent it out rather than its goals or the
-        turn: every hero at Death's Door, or a fight that stood still."""
-        if HeroParty.should_leave(self, obs):
-            return ""
-        if self.all_dying(obs):
-            return ": every hero on the board lies at Death's Door, in a fight"
-        if self.notes.get("stood_off"):
-            turns = self.knobs.standoff
-            return f": the fight has stood still {turns} turns, and nobody explores in one"
-        return ""
 
     def hold_back(self, obs: ViewLike, hero: HeroSeen, action: Action) -> Action | None:
         """The leader forces no door and walks no further while the others lag, for at

@@ -5,6 +5,8 @@ A whole game is played by the runner, both seats by the built-in players."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from crawl_kit import board, ruleset, skip_to, start
 
 from undercroft.agents.careful import CarefulParty
@@ -12,7 +14,7 @@ from undercroft.agents.knobs import CarefulKnobs
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import CrawlTime
 from undercroft.core.grid import AreaInfo, Pos
-from undercroft.crawl.actions import DONE, Move
+from undercroft.crawl.actions import DONE, Drag, Move
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.death import kill_hero
 from undercroft.crawl.engine import Seat
@@ -242,3 +244,66 @@ def test_a_hero_clearing_its_way_out_does_not_walk_through_a_monster() -> None:
     action = careful(give_up=1).act(observe(state, Seat.HEROES))
     assert not (isinstance(action, Move) and orc in action.path)
     state.apply(action)  # legal
+
+
+# A hall with the way out (x) at its west end, Ana and Bram at its east end, and a crypt
+# beyond the east wall that nobody has found (a secret area a text may reveal).
+DARK_HALL = board(
+    """
+    ###########
+    #x.....ab##
+    #........#.
+    ###########
+    """,
+    """
+    ###########
+    #HHHHHHHH#C
+    #HHHHHHHH#C
+    ###########
+    """,
+    {"H": AreaInfo("Hall"), "C": AreaInfo("Crypt")},
+)
+FIND = Goal("crypt", "Find the crypt.", "visit", "Crypt")
+
+
+def test_with_the_light_out_and_a_goals_room_unfound_the_party_leaves() -> None:
+    """Knob ``dark``: the Light is out (C-LIGHT-02), the crypt a goal names is still to be
+    found, and the hall the tale names has been read: ``dark=1`` sends Ana to the way
+    out, saying why. With Light left, the crypt found, the hall not read yet, a tale that
+    names no room, or ``dark=0`` she does not leave for it; ``dark=2`` waits for a
+    death too."""
+    told = "Somewhere behind the hall lies a crypt."
+    rules = ruleset(DARK_HALL, starts=("a", "b"), exits=("x",), goals=[FIND], secret=["Crypt"])
+    named = dataclasses.replace(rules, adventure=dataclasses.replace(rules.adventure, intro=told))
+
+    def first_move(
+        knobs: dict[str, int], light: int = 0, *, found: bool = False, dead: bool = False,
+        read: bool = True, tale: bool = True,
+    ) -> str:  # fmt: skip
+        """Why Ana leaves, when her first move heads for the way out (or drags a corpse
+        there), else ""."""
+        state, _ = start(named if tale else rules, ["ana", "bram"])
+        skip_to(state, "movement")
+        state.light = light
+        if found:
+            state.revealed.add("Crypt")
+        if dead:
+            kill_hero(state, state.heroes["hero:bram"])
+        policy = careful(**knobs)
+        if read:
+            policy.explored.add("Hall")
+        action = policy.act(observe(state, Seat.HEROES))
+        if isinstance(action, Drag):  # a corpse taken along on the way out (C-DEATH-03)
+            return str(policy.notes.get("leave_why") or "")
+        leaving = isinstance(action, Move) and "heads for the way out" in policy.reason
+        return policy.reason if leaving else ""
+
+    said = "the Light is out, and a goal's room is still to be found"
+    assert said in first_move({"dark": 1})
+    assert first_move({"dark": 1}, 3) == ""
+    assert first_move({"dark": 1}, found=True) == ""
+    assert first_move({"dark": 1}, read=False) == ""
+    assert first_move({"dark": 1}, tale=False) == ""
+    assert first_move({"dark": 0}) == ""
+    assert first_move({"dark": 2}) == ""
+    assert said in first_move({"dark": 2}, dead=True)

@@ -38,11 +38,11 @@ def test_every_event_of_careful_games_is_told_or_bookkeeping() -> None:
 
 def first_four_game(seed: int) -> EventLog:
     """The log of a Bone Priest game of the first four, careful against ``master`` as the
-    games were read (before ``harry=2`` became the DM's default and ``seek=1`` the
-    party's)."""
+    games were read (before ``harry=2`` became the DM's default and ``seek=1`` and
+    ``dark=1`` the party's)."""
     result = play(
         default_pack().ruleset("bone-priest"), ["brenna", "garrick", "durn", "sable"],
-        seed=seed, heroes="careful[seek=0]", dm="master[harry=0]",
+        seed=seed, heroes="careful[seek=0,dark=0]", dm="master[harry=0]",
     )  # fmt: skip
     assert result.log is not None
     return result.log

@@ -3,6 +3,7 @@ and resting (see :mod:`undercroft.agents.careful`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -175,7 +176,48 @@ class CarefulBase(HeroParty):
         if self.notes.get("stood_off"):
             turns = self.knobs.standoff
             return f": the fight has stood still {turns} turns, and nobody explores in one"
+        if self.lost_in_the_dark(obs):
+            return ": the Light is out, and a goal's room is still to be found"
         return None
+
+    def named_rooms(self, obs: ViewLike) -> frozenset[str]:
+        """The revealed rooms (not corridors) whose names the adventure's introduction
+        tells (as written, in any case, as whole words: "Shrine" is not in "shrines"),
+        kept while the revealed areas are the same."""
+        kept: tuple[tuple[str, ...], frozenset[str]] | None = self.notes.get("named_rooms")
+        if kept is None or kept[0] != obs.revealed:
+            told = obs.intro.casefold()
+            corridors = obs.corridors
+            named = frozenset(
+                a
+                for a in obs.revealed
+                if a not in corridors and re.search(rf"\b{re.escape(a.casefold())}\b", told)
+            )
+            kept = (obs.revealed, named)
+            self.notes["named_rooms"] = kept
+        return kept[1]
+
+    def goal_area_hidden(self, obs: ViewLike) -> bool:
+        """Whether an open visit goal names an area not revealed yet (a secret room, which
+        a text may reveal: ``muster=2``, ``together=2``, ``dark``)."""
+        revealed = obs.revealed
+        return any(g.kind == "visit" and g.target not in revealed for g in self.open_goals(obs))
+
+    def lost_in_the_dark(self, obs: ViewLike) -> bool:
+        """Knob ``dark``: the Light is out (C-LIGHT-01/02), an open visit goal names an
+        area not revealed (:meth:`goal_area_hidden`), and the rooms the adventure's
+        introduction names (where the tale says to look) have all been read, and did not
+        reveal it; with ``dark=2`` a hero has died too. Read in the Bone Priest (casters,
+        ``master``, 200 seeds): 80% of the party's fights at Light 0 came before the
+        Ossuary was found, and of 80 games won one found it after the Light went out. A
+        goal's room merely not seen yet is no such sign: in the Greyhollow Cellars the
+        Cells are often first seen after the Light is out, and most games are won."""
+        if not self.knobs.dark or obs.light > 0 or not self.goal_area_hidden(obs):
+            return False
+        named = self.named_rooms(obs)
+        if not named or any(area not in self.explored for area in named):
+            return False
+        return self.knobs.dark < 2 or any(h.dead for h in obs.heroes_seen())
 
     def all_dying(self, obs: ViewLike) -> bool:
         """Knob ``dying``: monsters are on the board and every hero on it lies at Death's

@@ -9,7 +9,6 @@ area is still to be found: :attr:`~undercroft.crawl.observe.Observation.intro`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from undercroft.agents.careful_parts.common import (
@@ -113,23 +112,6 @@ class Together(Patrols):
                 r for r, area in enumerate(revealed) if area not in self.explored and area in named
             }  # fmt: skip
         return ranks
-
-    def named_rooms(self, obs: ViewLike) -> frozenset[str]:
-        """The revealed rooms (not corridors) whose names the adventure's introduction
-        tells (as written, in any case, as whole words: "Shrine" is not in "shrines"),
-        kept while the revealed areas are the same."""
-        kept: tuple[tuple[str, ...], frozenset[str]] | None = self.notes.get("named_rooms")
-        if kept is None or kept[0] != obs.revealed:
-            told = obs.intro.casefold()
-            corridors = obs.corridors
-            named = frozenset(
-                a
-                for a in obs.revealed
-                if a not in corridors and re.search(rf"\b{re.escape(a.casefold())}\b", told)
-            )
-            kept = (obs.revealed, named)
-            self.notes["named_rooms"] = kept
-        return kept[1]
 
     def join_goal_room(
         self, obs: ViewLike, hero: HeroSeen, heroes: tuple[HeroSeen, ...]
@@ -289,12 +271,6 @@ class Together(Patrols):
         if any(g.kind == "visit" and g.target == area for g in self.open_goals(obs)):
             return GOAL_MUSTER
         return 1 if self.knobs.muster >= 2 and self.goal_area_hidden(obs) else 0
-
-    def goal_area_hidden(self, obs: ViewLike) -> bool:
-        """Whether an open visit goal names an area not revealed yet (a secret room, which
-        a text may reveal: ``muster=2``, ``together=2``)."""
-        revealed = obs.revealed
-        return any(g.kind == "visit" and g.target not in revealed for g in self.open_goals(obs))
 
     def could_join(
         self, obs: ViewLike, heroes: list[HeroSeen], rank: int, turns: int

@@ -270,15 +270,14 @@ def test_with_the_light_out_and_a_goals_room_unfound_the_party_leaves() -> None:
     """Knob ``dark``: the Light is out (C-LIGHT-02), the crypt a goal names is still to be
     found, and the hall the tale names has been read: ``dark=1`` sends Ana to the way
     out, saying why. With Light left, the crypt found, the hall not read yet, a tale that
-    names no room, or ``dark=0`` she does not leave for it; ``dark=2`` waits for a
-    death too."""
+    names no room, or ``dark=0`` she does not leave for it."""
     told = "Somewhere behind the hall lies a crypt."
     rules = ruleset(DARK_HALL, starts=("a", "b"), exits=("x",), goals=[FIND], secret=["Crypt"])
     named = dataclasses.replace(rules, adventure=dataclasses.replace(rules.adventure, intro=told))
 
     def first_move(
         knobs: dict[str, int], light: int = 0, *, found: bool = False, dead: bool = False,
-        read: bool = True, tale: bool = True,
+        read: bool = True, tale: bool = True, seen: int = 0,
     ) -> str:  # fmt: skip
         """Why Ana leaves, when her first move heads for the way out (or drags a corpse
         there), else ""."""
@@ -292,6 +291,7 @@ def test_with_the_light_out_and_a_goals_room_unfound_the_party_leaves() -> None:
         policy = careful(**knobs)
         if read:
             policy.explored.add("Hall")
+        policy.notes["seen_at"] = {"Hall": state.turn - seen}  # in view for ``seen`` turns
         action = policy.act(observe(state, Seat.HEROES))
         if isinstance(action, Drag):  # a corpse taken along on the way out (C-DEATH-03)
             return str(policy.notes.get("leave_why") or "")
@@ -305,5 +305,9 @@ def test_with_the_light_out_and_a_goals_room_unfound_the_party_leaves() -> None:
     assert first_move({"dark": 1}, read=False) == ""
     assert first_move({"dark": 1}, tale=False) == ""
     assert first_move({"dark": 0}) == ""
-    assert first_move({"dark": 2}) == ""
-    assert said in first_move({"dark": 2}, dead=True)
+    # ``dark=2``: the hall in view 10 turns and still unread counts as read (the party
+    # cannot get to it); ``dark=3`` the same once a hero has died.
+    assert first_move({"dark": 2}, read=False, seen=9) == ""
+    assert said in first_move({"dark": 2}, read=False, seen=10)
+    assert first_move({"dark": 3}, read=False, seen=10) == ""
+    assert said in first_move({"dark": 3}, read=False, seen=10, dead=True)

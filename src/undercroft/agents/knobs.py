@@ -187,13 +187,16 @@ class CarefulKnobs:
     board (C-CMB-01), so nothing is left to win, and the Light, the Death's Door rolls
     and the patrols go on; with no way out known, go round to the monsters by any way
     instead, until that fight ends; 0: wait (for ``give_up``)."""
-    dark: int = 1
-    """1: with the Light out (C-LIGHT-02: -1 to every Fighting Score, Surprise and Detect
+    dark: int = 3
+    """With the Light out (C-LIGHT-02: -1 to every Fighting Score, Surprise and Detect
     Traps roll and to Movement) while an open visit goal names an area the party has
-    not found (a hidden room a text may reveal) and every room the adventure's
-    introduction names (where the tale says to look) has been read without revealing
-    it, the party leaves: the hunt would go on in the dark, where patrols keep coming
-    (C-MON-03); 2: only once a hero has died too; 0: it searches on (to ``give_up``)."""
+    not found (a hidden room a text may reveal), the party leaves: 1 once every room the
+    adventure's introduction names (where the tale says to look) has been read without
+    revealing it; 2 also once such a room has been in view 10 turns without being read
+    (the party cannot get to it: nobody explores while monsters are on the board,
+    C-CMB-01); 3 that, the second case only once a hero has died; 0: it searches on (to
+    ``give_up``). The hunt would go on in the dark, where patrols keep coming
+    (C-MON-03)."""
 
 
 @dataclass(frozen=True)
@@ -264,7 +267,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "give_up": (1, 100),
     "dying": (0, 1),
     "standoff": (0, 20),
-    "dark": (0, 2),
+    "dark": (0, 3),
     "focus": (0, 2),
     "abilities": (0, 1),
     "close": (0, 1),

@@ -70,6 +70,11 @@ def name(figure: str) -> str:
     return bare.capitalize() if figure.startswith("hero:") else bare
 
 
+DARK_STUCK = 10
+"""Turns a room the tale names may stay in view unread before ``dark=2`` counts the
+party as unable to read it."""
+
+
 @dataclass
 class CarefulBase(HeroParty):
     """The careful party's state and shared helpers; its decisions are in the parts."""
@@ -207,17 +212,34 @@ class CarefulBase(HeroParty):
         """Knob ``dark``: the Light is out (C-LIGHT-01/02), an open visit goal names an
         area not revealed (:meth:`goal_area_hidden`), and the rooms the adventure's
         introduction names (where the tale says to look) have all been read, and did not
-        reveal it; with ``dark=2`` a hero has died too. Read in the Bone Priest (casters,
-        ``master``, 200 seeds): 80% of the party's fights at Light 0 came before the
-        Ossuary was found, and of 80 games won one found it after the Light went out. A
-        goal's room merely not seen yet is no such sign: in the Greyhollow Cellars the
-        Cells are often first seen after the Light is out, and most games are won."""
+        reveal it; with ``dark=2``, or one of them has been in view for
+        :data:`DARK_STUCK` turns without being read (the party cannot get to read it:
+        nobody explores while monsters are on the board, C-CMB-01). Read in the Bone
+        Priest (casters, ``master``, 200 seeds): 80% of the party's fights at Light 0
+        came before the Ossuary was found, and of 80 games won one found it after the
+        Light went out. A goal's room merely not seen yet is no such sign: in the
+        Greyhollow Cellars the Cells are often first seen after the Light is out, and
+        most games are won."""
         if not self.knobs.dark or obs.light > 0 or not self.goal_area_hidden(obs):
             return False
         named = self.named_rooms(obs)
-        if not named or any(area not in self.explored for area in named):
+        if not named:
             return False
-        return self.knobs.dark < 2 or any(h.dead for h in obs.heroes_seen())
+        unread = [area for area in named if area not in self.explored]
+        if not unread:
+            return True
+        seen: dict[str, int] = self.notes.get("seen_at", {})
+        stuck = self.knobs.dark >= 2 and all(
+            obs.turn - seen.get(area, obs.turn) >= DARK_STUCK for area in unread
+        )
+        return stuck and (self.knobs.dark == 2 or any(h.dead for h in obs.heroes_seen()))
+
+    def note_seen(self, obs: ViewLike) -> None:
+        """The turn each area was first in view (``dark=2``), noted at each Movement."""
+        seen: dict[str, int] = self.notes.setdefault("seen_at", {})
+        if len(seen) != len(obs.revealed):
+            for area in obs.revealed:
+                seen.setdefault(area, obs.turn)
 
     def all_dying(self, obs: ViewLike) -> bool:
         """Knob ``dying``: monsters are on the board and every hero on it lies at Death's

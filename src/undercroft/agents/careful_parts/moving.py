@@ -43,6 +43,8 @@ class Moving(Corpses):
             return DONE
         heroes = obs.heroes_seen()
         self.note_standoff(obs)
+        if self.knobs.dark >= 2:
+            self.note_seen(obs)
         if self.knobs.spells and len(acting) > 1 and self.anyone_hurt(obs, heroes):
             # A healer acts first when someone needs its heal (the others may wait for it);
             # with nobody hurt no heal is cast, and no healer's casts are asked for.

@@ -14,7 +14,7 @@ from undercroft.agents.knobs import CarefulKnobs
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import CrawlTime
 from undercroft.core.grid import AreaInfo, Pos
-from undercroft.crawl.actions import DONE, Drag, Move
+from undercroft.crawl.actions import DONE, Drag, Move, Rest
 from undercroft.crawl.content import default_pack
 from undercroft.crawl.death import kill_hero
 from undercroft.crawl.engine import Seat
@@ -311,3 +311,46 @@ def test_with_the_light_out_and_a_goals_room_unfound_the_party_leaves() -> None:
     assert said in first_move({"dark": 2}, read=False, seen=10)
     assert first_move({"dark": 3}, read=False, seen=10) == ""
     assert said in first_move({"dark": 3}, read=False, seen=10, dead=True)
+
+
+# A passage: Ana and Bram, the orc at its far end.
+HANG_BACK = board(
+    """
+    ##########
+    #x.ab...o#
+    ##########
+    """
+)
+
+
+def test_a_hero_at_deaths_door_that_only_waits_rests() -> None:
+    """Knob ``ward``: Ana at Death's Door hangs back behind Bram while the orc comes; she
+    rests rather than only wait, so she makes no Death's Door roll at Turn End (C-DD-02)
+    unless a fight breaks the rest (R-C-REST-01). With ``ward=0`` she only waits; with
+    the orc next to her she does not rest."""
+    rules = ruleset(HANG_BACK, starts=("a", "b"), exits=("x",), placements=[("orc", "o")],
+                    goals=[SLAY])  # fmt: skip
+    for knobs, rests in (({}, True), ({"ward": 0}, False)):
+        state, log = start(rules, ["ana", "bram"])
+        skip_to(state, "movement")
+        state.heroes["hero:ana"].health = 0
+        policy = careful(**knobs)
+        action = policy.act(observe(state, Seat.HEROES))
+        assert isinstance(action, Rest) is rests, action
+        if rests:
+            assert "at Death's Door rests: no Death's Door roll at Turn End" in policy.reason
+        state.apply(action)
+        skip_to(state, "light")  # the rest of the turn: Bram waits, the orc comes to him
+        first_turn = [
+            e.event for e in log.entries if isinstance(e.time, CrawlTime) and e.time.turn == 1
+        ]
+        rolled = any(e.type == "roll" and e.fields.get("reason") == "turn_end" for e in first_turn)
+        skipped = any(e.type == "deaths_door.skipped" for e in first_turn)
+        assert (rolled, skipped) == (not rests, rests)
+    state, _ = start(rules, ["ana", "bram"])
+    skip_to(state, "movement")
+    state.heroes["hero:ana"].health = 0
+    orc = next(iter(state.monsters.values()))
+    orc.pos = Pos(4, 1)  # next to Ana
+    state.sync_board()
+    assert not isinstance(careful().act(observe(state, Seat.HEROES)), Rest)

@@ -187,6 +187,11 @@ class CarefulKnobs:
     board (C-CMB-01), so nothing is left to win, and the Light, the Death's Door rolls
     and the patrols go on; with no way out known, go round to the monsters by any way
     instead, until that fight ends; 0: wait (for ``give_up``)."""
+    ward: int = 1
+    """1: a hero at Death's Door whose Movement would be nothing, with no monster next to
+    it, rests instead: a hero that rested makes no Death's Door roll at Turn End (C-DD-02;
+    a fight breaks the rest, R-C-REST-01); 0: it only waits (and may begin a spell or
+    evade)."""
     dark: int = 3
     """With the Light out (C-LIGHT-02: -1 to every Fighting Score, Surprise and Detect
     Traps roll and to Movement) while an open visit goal names an area the party has
@@ -268,6 +273,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "dying": (0, 1),
     "standoff": (0, 20),
     "dark": (0, 3),
+    "ward": (0, 1),
     "focus": (0, 2),
     "abilities": (0, 1),
     "close": (0, 1),

@@ -156,6 +156,9 @@ FORMATS: dict[str, Callable[[Fields], str | None]] = {
     "spell.lost": lambda f: f"{name(f['hero'])} evades and loses the spell.",
     "spell.memorized": lambda f: f"{name(f['hero'])} memorizes {name(f['spell'])}.",
     "rest.started": lambda f: f"{name(f['hero'])} rests.",
+    # R-C-REST-01: a fight breaks a rest (no rest benefits, and the Death's Door roll is
+    # made after all).
+    "rest.broken": lambda f: f"{name(f['hero'])} is drawn into a fight: the rest is broken.",
     # A player's reason (no rule IDs): told with --explain, and in the browser.
     "reason": lambda f: f"(why, {f['seat']}: {f['reason']})",
     "exhausted": lambda f: f"{name(f['actor'])} is Exhausted.",

@@ -35,6 +35,30 @@ from undercroft.crawl.observe import HeroSeen, ViewLike
 class Moving(Corpses):
     """Moving as a team: the Movement step, the leader waits at doors, the others follow."""
 
+    def ward(self, obs: ViewLike, hero: HeroSeen) -> Action | None:
+        """Knob ``ward``: a hero at Death's Door whose Movement would be nothing (it hangs
+        back, waits, or cannot get nearer the way out) rests instead, when no monster is
+        next to it: a hero that rested makes no Death's Door roll at Turn End (C-DD-02,
+        C-REST-03), 3 in 6 to die otherwise (C-DD-01); a fight breaks the rest and the
+        roll is made after all (R-C-REST-01), so nothing is lost but a spell begun or an
+        evasion (C-REST-01). Read in the Bone Priest (casters, ``master``, 200 seeds):
+        163 of the 877 Death's Door rolls at the end of a combat turn were of a hero
+        hanging back, and none rested: 0 rolls skipped."""
+        if hero.health > 0 or hero.pos is None:
+            return None
+        here = hero.pos
+        if any(m.pos.is_adjacent(here) for m in obs.monsters_seen()):
+            return None
+        rest = obs.legal_of(Rest, hero.id)
+        if not rest:
+            return None  # it has moved or acted this turn (C-REST-01)
+        why = self.reason
+        self.reason = (
+            f"{name(hero.id)} at Death's Door rests: no Death's Door roll at Turn End "
+            "(C-DD-02)" + (f" ({why})" if why else "")
+        )
+        return rest[0]
+
     # -- the Movement step -------------------------------------------------------------
     def on_movement(self, obs: ViewLike) -> Action | None:
         acting = obs.actors()
@@ -58,6 +82,10 @@ class Moving(Corpses):
         choice = self.careful_move(obs, hero, heroes, lead)
         if self.knobs.steady:
             choice = self.steady(obs, hero, lead, choice)
+        if choice is None and self.knobs.ward:
+            ward = self.ward(obs, hero)
+            if ward is not None:
+                return ward
         if self.knobs.rooms:
             choice = self.out_of_corridor(obs, hero, heroes, choice)
         if self.knobs.haste and isinstance(choice, Move):

@@ -71,8 +71,8 @@ def name(figure: str) -> str:
 
 
 DARK_STUCK = 10
-"""Turns a room the tale names may stay in view unread before ``dark=2`` counts the
-party as unable to read it."""
+"""Turns a room the tale names may stay in view unread before ``dark`` (2 and 3) counts
+the party as unable to read it."""
 
 
 @dataclass
@@ -214,7 +214,8 @@ class CarefulBase(HeroParty):
         introduction names (where the tale says to look) have all been read, and did not
         reveal it; with ``dark=2``, or one of them has been in view for
         :data:`DARK_STUCK` turns without being read (the party cannot get to read it:
-        nobody explores while monsters are on the board, C-CMB-01). Read in the Bone
+        nobody explores while monsters are on the board, C-CMB-01); with ``dark=3`` (the
+        default) that second case only once a hero has died. Read in the Bone
         Priest (casters, ``master``, 200 seeds): 80% of the party's fights at Light 0
         came before the Ossuary was found, and of 80 games won one found it after the
         Light went out. A goal's room merely not seen yet is no such sign: in the
@@ -235,7 +236,8 @@ class CarefulBase(HeroParty):
         return stuck and (self.knobs.dark == 2 or any(h.dead for h in obs.heroes_seen()))
 
     def note_seen(self, obs: ViewLike) -> None:
-        """The turn each area was first in view (``dark=2``), noted at each Movement."""
+        """The turn each area was first in view (``dark`` 2 and 3), noted at each
+        Movement."""
         seen: dict[str, int] = self.notes.setdefault("seen_at", {})
         if len(seen) != len(obs.revealed):
             for area in obs.revealed:

@@ -340,7 +340,7 @@ def test_a_hero_at_deaths_door_that_only_waits_rests() -> None:
         if rests:
             assert "at Death's Door rests: no Death's Door roll at Turn End" in policy.reason
         state.apply(action)
-        skip_to(state, "light")  # the rest of the turn: Bram waits, the orc comes to him
+        skip_to(state, "movement", turn=2)  # the rest of turn 1: the orc comes to Bram
         first_turn = [
             e.event for e in log.entries if isinstance(e.time, CrawlTime) and e.time.turn == 1
         ]

@@ -179,10 +179,13 @@ def done_until(state: State, kind: str) -> None:
         state.apply(Done())
 
 
-def skip_to(state: State, kind: str) -> None:
+def skip_to(state: State, kind: str, turn: int | None = None) -> None:
     """Answer every decision with nothing (stay put, explore nothing; every die a 5) until
-    the game waits for ``kind``: a player's test reaches its board's decision."""
-    while state.pending is not None and state.pending.kind != kind:
+    the game waits for ``kind`` (in ``turn`` if given): a player's test reaches its
+    board's decision."""
+    while state.pending is not None and (
+        state.pending.kind != kind or (turn is not None and state.turn != turn)
+    ):
         if state.current_player() is Seat.CHANCE:
             state.apply(Roll(tuple(5 for _ in range(state.pending.args["dice"]))))
         elif state.pending.kind == "explore_choice":

@@ -41,7 +41,10 @@ class Moving(Corpses):
         next to it: a hero that rested makes no Death's Door roll at Turn End (C-DD-02,
         C-REST-03), 3 in 6 to die otherwise (C-DD-01); a fight breaks the rest and the
         roll is made after all (R-C-REST-01), so nothing is lost but a spell begun or an
-        evasion (C-REST-01). Read in the Bone Priest (casters, ``master``, 200 seeds):
+        evasion (C-REST-01). Out of combat, not leaving, ``basic``'s
+        :meth:`~undercroft.agents.basic_party.HeroParty.first_of` rests such a hero
+        already; this is for the rest: in a fight, leaving, or waiting. Read in the Bone
+        Priest (casters, ``master``, 200 seeds):
         163 of the 877 Death's Door rolls at the end of a combat turn were of a hero
         hanging back, and none rested: 0 rolls skipped."""
         if hero.health > 0 or hero.pos is None:

@@ -270,7 +270,8 @@ def test_with_the_light_out_and_a_goals_room_unfound_the_party_leaves() -> None:
     """Knob ``dark``: the Light is out (C-LIGHT-02), the crypt a goal names is still to be
     found, and the hall the tale names has been read: ``dark=1`` sends Ana to the way
     out, saying why. With Light left, the crypt found, the hall not read yet, a tale that
-    names no room, or ``dark=0`` she does not leave for it."""
+    names no room, or ``dark=0`` she does not leave for it; ``dark=2``-``4`` leave in
+    more cases (below)."""
     told = "Somewhere behind the hall lies a crypt."
     rules = ruleset(DARK_HALL, starts=("a", "b"), exits=("x",), goals=[FIND], secret=["Crypt"])
     named = dataclasses.replace(rules, adventure=dataclasses.replace(rules.adventure, intro=told))
@@ -311,6 +312,15 @@ def test_with_the_light_out_and_a_goals_room_unfound_the_party_leaves() -> None:
     assert said in first_move({"dark": 2}, read=False, seen=10)
     assert first_move({"dark": 3}, read=False, seen=10) == ""
     assert said in first_move({"dark": 3}, read=False, seen=10, dead=True)
+    # ``dark=4``: with half the party dead (Bram, of two), the hall the tale names found,
+    # she leaves though it is neither read nor long in view; not with both alive, nor
+    # where the tale names no room, nor at ``dark=3``.
+    fell = "the Light is out, half the party has fallen, and a goal's room is still to be found"
+    assert fell in first_move({"dark": 4}, read=False, dead=True)
+    assert first_move({"dark": 4}, read=False) == ""
+    assert first_move({"dark": 4}, read=False, dead=True, tale=False) == ""
+    assert first_move({"dark": 3}, read=False, dead=True) == ""
+    assert first_move({"dark": 4}, 1, read=False, dead=True) == ""
 
 
 # A passage: Ana and Bram, the orc at its far end.

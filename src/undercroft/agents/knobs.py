@@ -192,14 +192,15 @@ class CarefulKnobs:
     it, rests instead: a hero that rested makes no Death's Door roll at Turn End (C-DD-02;
     a fight breaks the rest, R-C-REST-01); 0: it only waits (and may begin a spell or
     evade)."""
-    dark: int = 3
+    dark: int = 4
     """With the Light out (C-LIGHT-02: -1 to every Fighting Score, Surprise and Detect
     Traps roll and to Movement) while an open visit goal names an area the party has
     not found (a hidden room a text may reveal), the party leaves: 1 once every room the
     adventure's introduction names (where the tale says to look) has been read without
     revealing it; 2 also once such a room has been in view 10 turns without being read
     (the party cannot get to it: nobody explores while monsters are on the board,
-    C-CMB-01); 3 that, the second case only once a hero has died; 0: it searches on (to
+    C-CMB-01); 3 that, the second case only once a hero has died; 4 that, and also once
+    such a room has been found and half the party has died; 0: it searches on (to
     ``give_up``). The hunt would go on in the dark, where patrols keep coming
     (C-MON-03)."""
 
@@ -272,7 +273,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "give_up": (1, 100),
     "dying": (0, 1),
     "standoff": (0, 20),
-    "dark": (0, 3),
+    "dark": (0, 4),
     "ward": (0, 1),
     "focus": (0, 2),
     "abilities": (0, 1),

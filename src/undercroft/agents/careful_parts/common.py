@@ -182,7 +182,9 @@ class CarefulBase(HeroParty):
             turns = self.knobs.standoff
             return f": the fight has stood still {turns} turns, and nobody explores in one"
         if self.lost_in_the_dark(obs):
-            return ": the Light is out, and a goal's room is still to be found"
+            half = self.knobs.dark >= 4 and self.half_fallen(obs)
+            fallen = ", half the party has fallen," if half else ","
+            return f": the Light is out{fallen} and a goal's room is still to be found"
         return None
 
     def named_rooms(self, obs: ViewLike) -> frozenset[str]:
@@ -214,8 +216,12 @@ class CarefulBase(HeroParty):
         introduction names (where the tale says to look) have all been read, and did not
         reveal it; with ``dark=2``, or one of them has been in view for
         :data:`DARK_STUCK` turns without being read (the party cannot get to read it:
-        nobody explores while monsters are on the board, C-CMB-01); with ``dark=3`` (the
-        default) that second case only once a hero has died. Read in the Bone
+        nobody explores while monsters are on the board, C-CMB-01); with ``dark=3`` that
+        second case only once a hero has died; with ``dark=4`` (the default) as 3, and
+        also, a room the tale names found, once half the party has died (Bone Priest,
+        200 seeds against ``master``: of the casters' games that came to the Light out,
+        the Ossuary hidden and two heroes dead, none was won; of the first four's, none
+        of 28). Read in the Bone
         Priest (casters, ``master``, 200 seeds): 80% of the party's fights at Light 0
         came before the Ossuary was found, and of 80 games won one found it after the
         Light went out. A goal's room merely not seen yet is no such sign: in the
@@ -226,6 +232,8 @@ class CarefulBase(HeroParty):
         named = self.named_rooms(obs)
         if not named:
             return False
+        if self.knobs.dark >= 4 and self.half_fallen(obs):
+            return True
         unread = [area for area in named if area not in self.explored]
         if not unread:
             return True
@@ -234,6 +242,10 @@ class CarefulBase(HeroParty):
             obs.turn - seen.get(area, obs.turn) >= DARK_STUCK for area in unread
         )
         return stuck and (self.knobs.dark == 2 or any(h.dead for h in obs.heroes_seen()))
+
+    def half_fallen(self, obs: ViewLike) -> bool:
+        """Whether half the party or more has died (C-DD-01)."""
+        return 2 * sum(1 for h in obs.heroes_seen() if h.dead) >= len(obs.heroes)
 
     def note_seen(self, obs: ViewLike) -> None:
         """The turn each area was first in view (``dark`` 2 and 3), noted at each

@@ -313,6 +313,18 @@ DOORWAY_SHRINE = board(
 )
 
 
+def bram_buys_squares_and_joins_ana(policy: CarefulParty, state: State) -> None:
+    """Bram, six squares from the Shrine with Movement 4 and Ana inside, buys two squares
+    with Stamina (C-TURN-03), then walks in beside her."""
+    action = policy.act(observe(state, Seat.HEROES))
+    assert action == SpendStamina("hero:bram", 2)
+    assert "Bram spends 2 Stamina to join Ana in the Shrine" in policy.reason
+    state.apply(action)
+    action = policy.act(observe(state, Seat.HEROES))
+    assert isinstance(action, Move) and action.path[-1] == Pos(10, 1)
+    assert "Bram joins Ana to explore the Shrine together" in policy.reason
+
+
 def test_a_hero_makes_room_and_a_friend_joins_it_in_a_goals_area() -> None:
     rules = ruleset(DOORWAY_SHRINE, starts=("a", "b"), goals=[PRAY])
     state, _ = start(rules, ["ana", "bram"])
@@ -329,13 +341,29 @@ def test_a_hero_makes_room_and_a_friend_joins_it_in_a_goals_area() -> None:
     state.apply(EndMovement("hero:ana"))
     # Bram is six squares from the Shrine with Movement 4: he buys two squares with
     # Stamina (C-TURN-03), then walks in beside her.
+    bram_buys_squares_and_joins_ana(policy, state)
+
+
+def test_the_hero_in_the_doorway_makes_room_before_friends_first_in_party_order_move() -> None:
+    """Knob ``order``: Bram comes first in party order and Ana, inside the Shrine's only
+    doorway, second. Heroes move in any order (C-TURN-03): with ``order=1`` Ana steps
+    further in first, and Bram then buys the squares he lacks and joins her; with
+    ``order=0`` Bram moves first, finds the way in blocked, and stays in the Hall."""
+    rules = ruleset(DOORWAY_SHRINE, starts=("b", "a"), goals=[PRAY])
+    state, _ = start(rules, ["bram", "ana"])
+    skip_to(state, "movement")
+    policy = careful(together=1, order=1)
     action = policy.act(observe(state, Seat.HEROES))
-    assert action == SpendStamina("hero:bram", 2)
-    assert "Bram spends 2 Stamina to join Ana in the Shrine" in policy.reason
+    assert action == Move("hero:ana", (Pos(11, 1),))
+    assert "steps further into the Shrine to let Bram in" in policy.reason
     state.apply(action)
-    action = policy.act(observe(state, Seat.HEROES))
-    assert isinstance(action, Move) and action.path[-1] == Pos(10, 1)
-    assert "Bram joins Ana to explore the Shrine together" in policy.reason
+    bram_buys_squares_and_joins_ana(policy, state)
+    # In party order Bram acts first, and Ana still blocks the doorway.
+    state, _ = start(rules, ["bram", "ana"])
+    skip_to(state, "movement")
+    policy = careful(together=1, order=0)
+    assert policy.act(observe(state, Seat.HEROES)) == EndMovement("hero:bram")
+    assert "Bram stays to explore the Hall" in policy.reason
 
 
 def test_a_hero_alone_in_a_goals_area_waits_a_turn_for_a_friend() -> None:

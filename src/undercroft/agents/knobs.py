@@ -39,6 +39,11 @@ class CarefulKnobs:
     area not found yet, a room the adventure's introduction names (where the tale says
     to look: a text there may test every explorer to find it); 0: whoever is there
     explores it."""
+    order: int = 1
+    """1: out of a fight, a hero who stands in the way into an unread goal's area (or a
+    room the tale names, ``together=2``) makes room, and the friends who can walk in join,
+    before the others move in party order (C-TURN-03: heroes move in any order); 0: in
+    party order, each when its turn comes."""
     retreat: int = 0
     """A hero at this Health or less leaves a fight it may fall in, evades, and hangs back
     (0: never; measured against ``master``, 1 and 2 lose more games than they save)."""
@@ -246,6 +251,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "gather": (0, 20),
     "muster": (0, 2),
     "together": (0, 2),
+    "order": (0, 1),
     "retreat": (0, 10),
     "engage": (0, 1),
     "rally": (0, 1),

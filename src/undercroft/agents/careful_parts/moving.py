@@ -80,6 +80,10 @@ class Moving(Corpses):
                     heal = self.first_aid(obs, healer, heroes, bool(obs.monsters))
                     if isinstance(heal, Cast):
                         return heal
+        if self.knobs.order and len(acting) > 1:
+            early = self.joiners_first(obs, acting, heroes)
+            if early is not None:
+                return early
         hero = next(h for h in heroes if h.id == acting[0])  # party order: the leader first
         lead = self.leader(obs)
         choice = self.careful_move(obs, hero, heroes, lead)
@@ -105,6 +109,34 @@ class Moving(Corpses):
         if choice is not None:
             return choice
         return self.end_movement(hero.id)
+
+    def joiners_first(
+        self, obs: ViewLike, acting: list[str], heroes: tuple[HeroSeen, ...]
+    ) -> Action | None:
+        """Knob ``order``: out of a fight, before the heroes move in party order, a hero
+        standing where friends cannot get into an unread goal's area (or a room the tale
+        names, ``together=2``) steps further in, and then the friends who can walk in
+        this turn do (``together``): heroes move in any order (C-TURN-03), and the text
+        is read by whoever is inside at Explore (C-EXPL-01). In party order the first
+        heroes found the way in blocked by the one inside, who made room only when its
+        own turn came, and walked on elsewhere, or forced a new door into a fight that
+        kept the others from joining (Bone Priest, first four, ``master``, 300 seeds: in
+        31 games the Chapel of Ash's search was failed by one or two heroes while all
+        four were alive, and the Ossuary was never found)."""
+        if not self.knobs.together or obs.monsters or not self.unread_goal_ranks(obs):
+            return None
+        if self.should_leave(obs):
+            return None
+        later = [h for h in heroes if h.id in acting[1:] and h.pos is not None and h.health > 0]
+        for hero in later:
+            room = self.make_room(obs, hero, heroes)
+            if room is not None:
+                return room
+        for hero in later:
+            join = self.join_goal_room(obs, hero, heroes)
+            if join is not None:
+                return join
+        return None
 
     def hasten(self, obs: ViewLike, hero: HeroSeen, move: Move) -> Action | None:
         """Knob ``haste``: with no monster on the board, a hero at full Stamina (not

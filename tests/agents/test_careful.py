@@ -795,7 +795,7 @@ def test_the_party_looks_for_the_monster_to_slay_before_reading_side_rooms() -> 
     skip_to(state, "movement")
     seen = observe(state, Seat.HEROES)
     assert "Side Room" in seen.revealed  # in view: its monsters would show (none)
-    policy = careful()  # seek=1, the default
+    policy = careful(seek=1)
     policy.notes["explored"] = {"Hall"}
     policy.notes["turn"] = state.turn
     action = policy.act(seen)
@@ -806,6 +806,26 @@ def test_the_party_looks_for_the_monster_to_slay_before_reading_side_rooms() -> 
     policy.notes["turn"] = state.turn
     action = policy.act(seen)
     assert isinstance(action, Move) and action.path[-1].x > 5
+
+
+def test_with_a_goals_room_hidden_the_room_the_tale_names_is_looked_at_too() -> None:
+    """``seek=2`` (the default): while the ogre is still to be found and a goal's room
+    (the crypt) is hidden, the side room the tale names, in view and not read, is a
+    place to look as much as the shut door (its text may reveal the crypt, and the ogre
+    in it): Ana goes east to read it. With ``seek=1``, or a tale that names no room, she
+    goes west to the door."""
+    crypt = Goal("crypt", "Find the crypt.", "visit", "Crypt")
+    rules = ruleset(SIDE, starts=("a",), goals=[SEEK, crypt], secret=["Crypt"])
+    told = "The ogre sleeps in a crypt that no plan shows, behind the side room."
+    named = dataclasses.replace(rules, adventure=dataclasses.replace(rules.adventure, intro=told))
+    for game, knob, east in ((named, 2, True), (named, 1, False), (rules, 2, False)):
+        state, _ = start(game, ["ana"])
+        skip_to(state, "movement")
+        policy = careful(seek=knob)
+        policy.notes["explored"] = {"Hall"}
+        policy.notes["turn"] = state.turn
+        action = policy.act(observe(state, Seat.HEROES))
+        assert isinstance(action, Move) and (action.path[-1].x > 5) is east, (knob, east)
 
 
 BOSS = Goal("king", "Slay the ogre.", "slay", "ogre")  # no test hero beats an ogre alone

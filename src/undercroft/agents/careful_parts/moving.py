@@ -368,7 +368,19 @@ class Moving(Corpses):
         found = super().to_look_at(obs)
         if not self.knobs.seek or not self.seeking(obs):
             return found
-        return self.memory.frontier()
+        frontier = self.memory.frontier()
+        if self.knobs.seek < 2 or not self.goal_area_hidden(obs):
+            return frontier
+        # ``seek=2``: a room the tale names, not read yet, is looked at too: a goal's
+        # room is hidden, and its text may reveal it (and the monster in it).
+        named = self.named_rooms(obs)
+        ranks = {
+            r for r, area in enumerate(obs.revealed) if area in named and area not in self.explored
+        }
+        if not ranks:
+            return frontier
+        told = self.in_areas(obs, ranks)
+        return bytes(a | b for a, b in zip(frontier, told, strict=True))
 
     def seeking(self, obs: ViewLike) -> bool:
         """Whether a slay goal names a monster no hero has seen yet."""

@@ -21,7 +21,7 @@ from undercroft.agents.odds import fight_odds
 from undercroft.analysis import quality
 from undercroft.core.dice import DiceSampler
 from undercroft.core.events import LogEntry
-from undercroft.core.grid import AreaInfo, Pos
+from undercroft.core.grid import AreaInfo, Grid, Pos
 from undercroft.crawl import effects as fx
 from undercroft.crawl.actions import (
     DONE,
@@ -808,24 +808,57 @@ def test_the_party_looks_for_the_monster_to_slay_before_reading_side_rooms() -> 
     assert isinstance(action, Move) and action.path[-1].x > 5
 
 
-def test_with_a_goals_room_hidden_the_room_the_tale_names_is_looked_at_too() -> None:
-    """``seek=2`` (the default): while the ogre is still to be found and a goal's room
-    (the crypt) is hidden, the side room the tale names, in view and not read, is a
-    place to look as much as the shut door (its text may reveal the crypt, and the ogre
-    in it): Ana goes east to read it. With ``seek=1``, or a tale that names no room, she
-    goes west to the door."""
+def seeking_ana(grid: Grid, seek: int, *, tale: bool = True) -> Action:
+    """Ana's first move in ``grid``'s explored hall, the orc to slay unseen and the crypt
+    a goal names hidden, with ``seek`` and a tale naming the side room (or no room)."""
     crypt = Goal("crypt", "Find the crypt.", "visit", "Crypt")
-    rules = ruleset(SIDE, starts=("a",), goals=[SEEK, crypt], secret=["Crypt"])
-    told = "The ogre sleeps in a crypt that no plan shows, behind the side room."
+    rules = ruleset(grid, starts=("a",), goals=[SEEK, crypt], secret=["Crypt"])
+    told = "The orc sleeps in a crypt that no plan shows, behind the side room."
     named = dataclasses.replace(rules, adventure=dataclasses.replace(rules.adventure, intro=told))
-    for game, knob, east in ((named, 2, True), (named, 1, False), (rules, 2, False)):
-        state, _ = start(game, ["ana"])
-        skip_to(state, "movement")
-        policy = careful(seek=knob)
-        policy.notes["explored"] = {"Hall"}
-        policy.notes["turn"] = state.turn
-        action = policy.act(observe(state, Seat.HEROES))
-        assert isinstance(action, Move) and (action.path[-1].x > 5) is east, (knob, east)
+    state, _ = start(named if tale else rules, ["ana"])
+    skip_to(state, "movement")
+    policy = careful(seek=seek)
+    policy.notes["explored"] = {"Hall"}
+    policy.notes["turn"] = state.turn
+    return policy.act(observe(state, Seat.HEROES))
+
+
+def test_with_a_goals_room_hidden_the_room_the_tale_names_is_looked_at_too() -> None:
+    """``seek=2``: while the orc is still to be found and a goal's room (the crypt) is
+    hidden, the side room the tale names, in view and not read, is a place to look as
+    much as the shut door (its text may reveal the crypt, and the orc in it): Ana goes
+    east to read it; ``seek=3`` (the default) too, looking there first. With ``seek=1``,
+    or a tale that names no room, she goes west to the door."""
+    for seek, tale, east in ((3, True, True), (2, True, True), (1, True, False),
+                             (3, False, False), (2, False, False)):  # fmt: skip
+        action = seeking_ana(SIDE, seek, tale=tale)
+        assert isinstance(action, Move) and (action.path[-1].x > 5) is east, (seek, tale)
+
+
+# As SIDE, with Ana two squares from the shut door and four from the side room.
+SIDE_FAR = board(
+    """
+    ###########
+    #+.a..'...#
+    #.....#...#
+    ###########
+    """,
+    """
+    ###########
+    #HHHHH.SSS#
+    #HHHHH#SSS#
+    ###########
+    """,
+    {"H": AreaInfo("Hall"), "S": AreaInfo("Side Room")},
+)
+
+
+def test_seek_3_reads_the_room_the_tale_names_before_going_anywhere_new() -> None:
+    """``seek=3`` (the default): the side room the tale names is looked at first, though
+    the shut door is nearer: Ana walks east into it. ``seek=2`` weighs both and she goes
+    to the nearer door."""
+    assert seeking_ana(SIDE_FAR, 3) == Move("hero:ana", tuple(Pos(x, 1) for x in range(4, 8)))
+    assert seeking_ana(SIDE_FAR, 2) == Move("hero:ana", (Pos(2, 1),))
 
 
 BOSS = Goal("king", "Slay the ogre.", "slay", "ogre")  # no test hero beats an ogre alone
@@ -1849,9 +1882,11 @@ def test_the_learned_hero_reads_the_plan_of_the_abbey_when_the_explorers_choose(
     Library together. By party order (R-C-EXPL-02's ruling) its test of Learned falls on
     Ysolde, who fails it, and the Ossuary stays hidden; when the explorers choose, careful
     sends Mirela (Learned), the test is passed and the Ossuary revealed (by the
-    party-order reading the Chapel's search never finds it in this game either)."""
+    party-order reading the Chapel's search never finds it in this game either). Read with
+    ``seek=2``: at ``seek=3`` the game goes otherwise (a fight from turn 7 to the end, and
+    the Library never read)."""
     rules = default_pack().ruleset("bone-priest", Options(text_test=reading))  # type: ignore[arg-type]
-    result = play(rules, CASTERS, seed=2, heroes="careful", dm="master")
+    result = play(rules, CASTERS, seed=2, heroes="careful[seek=2]", dm="master")
     assert result.log is not None
     entries = list(result.log.entries)
     tests = [e.event.fields for e in entries if e.event.type == "trait.tested"]

@@ -97,15 +97,16 @@ class CarefulKnobs:
     and on the way out the hero nearest a corpse (within six squares) fetches it and
     drags it out (C-DEATH-02/03); 1: only the fetching on the way out; 0: only a corpse
     already next to a leaving hero, as ``basic``."""
-    seek: int = 2
+    seek: int = 3
     """1: while the monster a slay goal names has not been seen, look for it first: go
     where the board leads somewhere new (an unknown square, a shut door) before reading
     the texts of the rooms already in view; 2: as 1, but while a visit goal's area is
     hidden too, a room the adventure's introduction names (not read yet) is looked at as
-    well: its text may reveal the hidden room, and the monster in it; 0: the nearest
-    thing not looked at, as ``basic``. Measured (docs/players.md): 1 wins more of the
-    Bone Priest and as many of the Court of the Ash King; 2 more of the Bone Priest with
-    the first four."""
+    well: its text may reveal the hidden room, and the monster in it; 3: as 2, and such
+    a room first, before the board's unknown squares and shut doors (where the tale
+    says to look); 0: the nearest thing not looked at, as ``basic``. Measured
+    (docs/players.md): 1 wins more of the Bone Priest and as many of the Court of the
+    Ash King; 2 and then 3 more of the Bone Priest."""
     steady: int = 1
     """1: a hero does not walk back to the square it ended its movement on the turn
     before last after ending elsewhere last turn (it stays a turn instead), unless the
@@ -265,7 +266,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "scrolls": (0, 1),
     "jump": (0, 1),
     "drag": (0, 2),
-    "seek": (0, 2),
+    "seek": (0, 3),
     "steady": (0, 1),
     "spells": (0, 1),
     "rooms": (0, 2),

@@ -364,7 +364,9 @@ class Moving(Corpses):
     def to_look_at(self, obs: ViewLike) -> bytes:
         """With ``seek``, while a slay goal's monster is still to be found: only squares
         that lead somewhere new (its room is not one already in view, whose monsters
-        showed when it was revealed, C-TURN-04); else as ``basic``."""
+        showed when it was revealed, C-TURN-04), and with ``seek`` 2 and 3, while a goal's
+        room is hidden, the rooms the tale names that nobody has read (3: only those,
+        while there are any); else as ``basic``."""
         found = super().to_look_at(obs)
         if not self.knobs.seek or not self.seeking(obs):
             return found
@@ -372,7 +374,8 @@ class Moving(Corpses):
         if self.knobs.seek < 2 or not self.goal_area_hidden(obs):
             return frontier
         # ``seek=2``: a room the tale names, not read yet, is looked at too: a goal's
-        # room is hidden, and its text may reveal it (and the monster in it).
+        # room is hidden, and its text may reveal it (and the monster in it); ``seek=3``
+        # looks there first.
         named = self.named_rooms(obs)
         ranks = {
             r for r, area in enumerate(obs.revealed) if area in named and area not in self.explored
@@ -380,6 +383,8 @@ class Moving(Corpses):
         if not ranks:
             return frontier
         told = self.in_areas(obs, ranks)
+        if self.knobs.seek >= 3:
+            return told
         return bytes(a | b for a, b in zip(frontier, told, strict=True))
 
     def seeking(self, obs: ViewLike) -> bool:

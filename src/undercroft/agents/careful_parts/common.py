@@ -71,7 +71,7 @@ def name(figure: str) -> str:
 
 
 DARK_STUCK = 10
-"""Turns a room the tale names may stay in view unread before ``dark`` (2 and 3) counts
+"""Turns a room the tale names may stay in view unread before ``dark`` (2 to 4) counts
 the party as unable to read it."""
 
 
@@ -204,6 +204,14 @@ class CarefulBase(HeroParty):
             self.notes["named_rooms"] = kept
         return kept[1]
 
+    def unread_named_ranks(self, obs: ViewLike) -> set[int]:
+        """The ranks of the rooms the tale names (:meth:`named_rooms`) whose text nobody
+        has read yet (C-EXPL-01)."""
+        named = self.named_rooms(obs)
+        return {
+            r for r, area in enumerate(obs.revealed) if area in named and area not in self.explored
+        }
+
     def goal_area_hidden(self, obs: ViewLike) -> bool:
         """Whether an open visit goal names an area not revealed yet (a secret room, which
         a text may reveal: ``muster=2``, ``together=2``, ``dark``)."""
@@ -229,26 +237,29 @@ class CarefulBase(HeroParty):
         most games are won."""
         if not self.knobs.dark or obs.light > 0 or not self.goal_area_hidden(obs):
             return False
-        named = self.named_rooms(obs)
-        if not named:
+        if not self.named_rooms(obs):
             return False
         if self.knobs.dark >= 4 and self.half_fallen(obs):
             return True
-        unread = [area for area in named if area not in self.explored]
+        unread = [obs.revealed[r] for r in self.unread_named_ranks(obs)]
         if not unread:
             return True
         seen: dict[str, int] = self.notes.get("seen_at", {})
         stuck = self.knobs.dark >= 2 and all(
             obs.turn - seen.get(area, obs.turn) >= DARK_STUCK for area in unread
         )
-        return stuck and (self.knobs.dark == 2 or any(h.dead for h in obs.heroes_seen()))
+        return stuck and (self.knobs.dark == 2 or self.fallen(obs) > 0)
+
+    def fallen(self, obs: ViewLike) -> int:
+        """How many of the party have died (C-DD-01)."""
+        return sum(1 for h in obs.heroes_seen() if h.dead)
 
     def half_fallen(self, obs: ViewLike) -> bool:
-        """Whether half the party or more has died (C-DD-01)."""
-        return 2 * sum(1 for h in obs.heroes_seen() if h.dead) >= len(obs.heroes)
+        """Whether half the party or more has died."""
+        return 2 * self.fallen(obs) >= len(obs.heroes)
 
     def note_seen(self, obs: ViewLike) -> None:
-        """The turn each area was first in view (``dark`` 2 and 3), noted at each
+        """The turn each area was first in view (``dark`` 2 to 4), noted at each
         Movement."""
         seen: dict[str, int] = self.notes.setdefault("seen_at", {})
         if len(seen) != len(obs.revealed):

@@ -376,10 +376,7 @@ class Moving(Corpses):
         # ``seek=2``: a room the tale names, not read yet, is looked at too: a goal's
         # room is hidden, and its text may reveal it (and the monster in it); ``seek=3``
         # looks there first.
-        named = self.named_rooms(obs)
-        ranks = {
-            r for r, area in enumerate(obs.revealed) if area in named and area not in self.explored
-        }
+        ranks = self.unread_named_ranks(obs)
         if not ranks:
             return frontier
         told = self.in_areas(obs, ranks)

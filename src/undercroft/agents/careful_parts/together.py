@@ -107,10 +107,7 @@ class Together(Patrols):
         revealed = obs.revealed
         ranks = {r for r in self.goal_areas(obs) if revealed[r] not in self.explored}
         if self.knobs.together >= 2 and self.goal_area_hidden(obs):
-            named = self.named_rooms(obs)
-            ranks |= {
-                r for r, area in enumerate(revealed) if area not in self.explored and area in named
-            }  # fmt: skip
+            ranks |= self.unread_named_ranks(obs)
         return ranks
 
     def join_goal_room(
